@@ -1,0 +1,26 @@
+import { EventSchemas } from '@ag-ui/core/schemas';
+import { describe, expect, it } from 'vitest';
+import { refusedEvent, repairsEvent, runFinished, runStarted, stateDelta, stateSnapshot } from './agui.ts';
+
+// The events we emit must parse with AG-UI's own schemas, not only with our types.
+describe('AG-UI events we emit', () => {
+  const meta = { version: 3, opId: 'op-1', actor: 'agent:a', turnId: 't1' };
+  const cases = [
+    stateSnapshot({ id: 'd', title: '', order: [], sections: {} }, meta, 1),
+    stateDelta([{ op: 'replace', path: '/title', value: 'Hi' }], meta, 1),
+    repairsEvent([{ rule: 'dropped_prop', path: '/sections/s/components/a/props/x', message: 'm', index: 0 }], meta, 1),
+    refusedEvent([{ code: 'VALIDATION_FAILED', rule: 'cycle', path: '/p', message: 'm', index: 0 }], meta, 1),
+    runStarted('d', 't1', meta, 1),
+    runFinished('d', 't1', { ops: 3 }, meta, 1),
+  ];
+  for (const ev of cases) {
+    it(`${ev.type}${ev.type === 'CUSTOM' ? ` ${ev.name}` : ''} parses with @ag-ui/core EventSchemas`, () => {
+      const parsed = EventSchemas.safeParse(ev);
+      expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
+    });
+  }
+  it('a delta with an unknown op kind is rejected by the same schema (the check can fail)', () => {
+    const bad = { ...stateDelta([], meta, 1), delta: 'not-an-array' };
+    expect(EventSchemas.safeParse(bad).success).toBe(false);
+  });
+});

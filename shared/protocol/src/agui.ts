@@ -1,0 +1,58 @@
+import type { Json, Note, Op, Refusal } from '@weft/core';
+
+// The AG-UI 1.0 events Weft emits (PROTOCOLS.md §2). AG-UI has no sequence field: the draft
+// version rides in the SSE `id:` and in `metadata.weft`.
+
+export interface WeftEventMeta {
+  version: number;
+  opId?: string;
+  actor?: string;
+  turnId?: string | null;
+}
+
+interface Base { timestamp?: number; metadata?: { weft: WeftEventMeta } }
+
+export interface StateSnapshotEvent extends Base { type: 'STATE_SNAPSHOT'; snapshot: Json }
+export interface StateDeltaEvent extends Base { type: 'STATE_DELTA'; delta: Op[] }
+export interface RunStartedEvent extends Base { type: 'RUN_STARTED'; threadId: string; runId: string }
+export interface RunFinishedEvent extends Base {
+  type: 'RUN_FINISHED'; threadId: string; runId: string; result?: Json;
+}
+export interface RunErrorEvent extends Base { type: 'RUN_ERROR'; message: string; code?: string }
+export interface CustomEvent extends Base { type: 'CUSTOM'; name: CustomEventName; value: Json }
+export type AgUiEvent =
+  | StateSnapshotEvent | StateDeltaEvent | RunStartedEvent | RunFinishedEvent | RunErrorEvent | CustomEvent;
+
+/** CUSTOM event names, namespaced so other AG-UI consumers can ignore them. */
+export const CustomEventName = {
+  repairs: 'weft.repairs',
+  refused: 'weft.refused',
+  presence: 'weft.presence',
+  ghost: 'weft.ghost',
+  epoch: 'weft.epoch',
+} as const;
+export type CustomEventName = (typeof CustomEventName)[keyof typeof CustomEventName];
+
+export function stateSnapshot(snapshot: Json, meta: WeftEventMeta, now: number): StateSnapshotEvent {
+  return { type: 'STATE_SNAPSHOT', snapshot, timestamp: now, metadata: { weft: meta } };
+}
+
+export function stateDelta(delta: Op[], meta: WeftEventMeta, now: number): StateDeltaEvent {
+  return { type: 'STATE_DELTA', delta, timestamp: now, metadata: { weft: meta } };
+}
+
+export function repairsEvent(notes: Note[], meta: WeftEventMeta, now: number): CustomEvent {
+  return { type: 'CUSTOM', name: CustomEventName.repairs, value: notes as unknown as Json, timestamp: now, metadata: { weft: meta } };
+}
+
+export function refusedEvent(refused: Refusal[], meta: WeftEventMeta, now: number): CustomEvent {
+  return { type: 'CUSTOM', name: CustomEventName.refused, value: refused as unknown as Json, timestamp: now, metadata: { weft: meta } };
+}
+
+export function runStarted(draftId: string, turnId: string, meta: WeftEventMeta, now: number): RunStartedEvent {
+  return { type: 'RUN_STARTED', threadId: draftId, runId: turnId, timestamp: now, metadata: { weft: meta } };
+}
+
+export function runFinished(draftId: string, turnId: string, result: Json, meta: WeftEventMeta, now: number): RunFinishedEvent {
+  return { type: 'RUN_FINISHED', threadId: draftId, runId: turnId, result, timestamp: now, metadata: { weft: meta } };
+}
