@@ -1,0 +1,24 @@
+// Static migration list (no fs scanning), so it runs the same under tsx, vitest and bundlers.
+// Add each new file here, in order; names sort by timestamp and Kysely checks the order.
+import { Migrator } from 'kysely';
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import * as m0001 from './2026_11_29_000001_init.ts';
+
+export const migrations: Readonly<Record<string, Migration>> = {
+  '2026_11_29_000001_init': m0001,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => ({ ...migrations }) };
+
+export function migrator(db: Kysely<any>): Migrator {
+  return new Migrator({ db, provider });
+}
+
+/** Migrates to the newest version; throws the migration's own error if one fails. */
+export async function migrateToLatest(db: Kysely<any>): Promise<void> {
+  const { error, results } = await migrator(db).migrateToLatest();
+  if (error !== undefined) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? '(none)';
+    throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}

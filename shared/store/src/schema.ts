@@ -1,0 +1,93 @@
+// Kysely table types for migrations/src/2026_11_29_000001_init.ts.
+// int8 columns are `string | number` on read: postgres.js returns strings, PGlite numbers.
+// The repository layer converts them (see rows.ts); callers never see these types' quirks.
+import type { ColumnType } from 'kysely';
+import type { Json } from '@weft/core';
+
+type Int8 = ColumnType<string | number, number | bigint | string, number | bigint | string>;
+type Int8Default = ColumnType<string | number, number | bigint | string | undefined, number | bigint | string>;
+type Stamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type StampNull = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+/** jsonb: always pass objects/arrays, never a JSON string (PLATFORM.md "Driver divergence"). */
+type Jsonb<T = Json> = ColumnType<T, T, T>;
+type JsonbDefault<T = Json> = ColumnType<T, T | undefined, T>;
+
+export interface DraftsTable {
+  id: string;
+  title: ColumnType<string, string | undefined, string>;
+  created_by: string;
+  created_at: Stamp;
+  head_version: Int8Default;
+  epoch: ColumnType<number, number | undefined, number>;
+}
+
+export interface EventsTable {
+  draft_id: string;
+  version: Int8;
+  position: ColumnType<string | number, never, never>;
+  /** xid8 comes back as a string on both drivers. */
+  tx_id: ColumnType<string, never, never>;
+  op_id: string;
+  body_hash: string;
+  actor: string;
+  actor_kind: string;
+  session_id: string | null;
+  turn_id: string | null;
+  ops: Jsonb;
+  inverse: Jsonb;
+  notes: JsonbDefault;
+  refused: JsonbDefault;
+  y_update: Uint8Array | null;
+  created_at: Stamp;
+}
+
+export interface SnapshotsTable {
+  draft_id: string;
+  version: Int8;
+  epoch: ColumnType<number, number | undefined, number>;
+  doc: Jsonb;
+  y_state: Uint8Array | null;
+  reason: ColumnType<string, string | undefined, string>;
+  created_at: Stamp;
+}
+
+export interface TokensTable {
+  id: string;
+  actor_id: string;
+  actor_kind: 'human' | 'agent' | 'admin';
+  name: ColumnType<string, string | undefined, string>;
+  scopes: JsonbDefault<Record<string, string[]>>;
+  created_at: Stamp;
+  expires_at: StampNull;
+  revoked_at: StampNull;
+}
+
+export interface SessionsTable {
+  id: string;
+  draft_id: string;
+  actor_id: string;
+  opened_at: Stamp;
+  last_seen_at: Stamp;
+  closed_at: StampNull;
+}
+
+export interface TurnsTable {
+  id: string;
+  draft_id: string;
+  session_id: string | null;
+  actor_id: string;
+  started_at: Stamp;
+  finished_at: StampNull;
+  op_count: ColumnType<number, number | undefined, number>;
+  summary: ColumnType<Json | null, Json | null | undefined, Json | null>;
+}
+
+export interface DB {
+  drafts: DraftsTable;
+  events: EventsTable;
+  snapshots: SnapshotsTable;
+  tokens: TokensTable;
+  sessions: SessionsTable;
+  turns: TurnsTable;
+}
+

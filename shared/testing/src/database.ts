@@ -1,0 +1,52 @@
+// One fresh database per test file, cloned from the migrated template (CONVENTIONS.md §11).
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { inject } from 'vitest';
+import { connectPostgres } from '@weft/store';
+import type { DB } from '@weft/store';
+import { TEMPLATE_DB, withDatabase } from './provided.ts';
+import './provided.ts';
+
+export interface TestDatabase {
+  url: string;
+  db: Kysely<DB>;
+  /** Closes `db` and drops the database WITH (FORCE). */
+  drop(): Promise<void>;
+}
+
+export function databaseUrl(): string {
+  return inject('databaseUrl');
+}
+
+export function natsUrl(): string {
+  return inject('natsUrl');
+}
+
+export async function createTestDatabase(opts: { max?: number } = {}): Promise<TestDatabase> {
+  const adminUrl = databaseUrl();
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  await withAdmin(adminUrl, (admin) => sql`CREATE DATABASE ${sql.id(name)} TEMPLATE ${sql.id(TEMPLATE_DB)}`.execute(admin));
+  const url = withDatabase(adminUrl, name);
+  const conn = connectPostgres(url, { max: opts.max ?? 10 });
+  let dropped = false;
+  return {
+    url,
+    db: conn.db,
+    async drop() {
+      if (dropped) return;
+      dropped = true;
+      await conn.close();
+      await withAdmin(adminUrl, (admin) => sql`DROP DATABASE IF EXISTS ${sql.id(name)} WITH (FORCE)`.execute(admin));
+    },
+  };
+}
+
+async function withAdmin<T>(adminUrl: string, f: (db: Kysely<DB>) => Promise<T>): Promise<T> {
+  const admin = connectPostgres(adminUrl, { max: 1 });
+  try {
+    return await f(admin.db);
+  } finally {
+    await admin.close();
+  }
+}

@@ -1,0 +1,10 @@
+export { startPostgres, pgBinDir } from './postgres.ts';
+export type { PostgresServer, StartPostgresOptions } from './postgres.ts';
+export { startNats } from './nats.ts';
+export type { NatsServer, StartNatsOptions } from './nats.ts';
+export { createTestDatabase, databaseUrl, natsUrl } from './database.ts';
+export type { TestDatabase } from './database.ts';
+export { prng, seedFromEnv } from './prng.ts';
+export type { Prng } from './prng.ts';
+export { freePort } from './free-port.ts';
+export { TEMPLATE_DB, withDatabase } from './provided.ts';

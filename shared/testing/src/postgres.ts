@@ -1,0 +1,102 @@
+// A throwaway PostgreSQL 15 cluster (PLATFORM.md "Recipe: throwaway Postgres 15 as root").
+// Reusable by fault tests (stop 'immediate' = crash, then start() on the same dir and port)
+// and by benchmarks. fsync stays on unless asked: durability tests depend on it.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './free-port.ts';
+
+export interface StartPostgresOptions {
+  /** Default true. Speed-only suites may turn it off; durability suites never do. */
+  fsync?: boolean;
+  /** Extra `-c name=value` server settings. */
+  settings?: Record<string, string | number>;
+}
+
+export interface PostgresServer {
+  /** `postgres://postgres@127.0.0.1:<port>/postgres` */
+  readonly url: string;
+  readonly port: number;
+  readonly dataDir: string;
+  /** The postmaster pid, or 0 while stopped. */
+  readonly pid: number;
+  /** 'fast' is a clean shutdown; 'immediate' simulates a crash (recovery on next start). */
+  stop(mode?: 'fast' | 'immediate'): Promise<void>;
+  /** Starts again on the same data dir and port. */
+  start(): Promise<void>;
+  /** Stops (fast) and removes the data dir. */
+  destroy(): Promise<void>;
+}
+
+export function pgBinDir(): string {
+  const base = '/usr/lib/postgresql';
+  const pick = (): string | undefined => {
+    if (!existsSync(base)) return undefined;
+    const versions = readdirSync(base).filter((v) => existsSync(join(base, v, 'bin', 'initdb')));
+    versions.sort((a, b) => Number(a) - Number(b));
+    const v = versions.at(-1);
+    return v === undefined ? undefined : join(base, v, 'bin');
+  };
+  const found = pick();
+  if (found !== undefined) return found;
+  execFileSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-15'], { stdio: 'ignore' });
+  const after = pick();
+  if (after === undefined) throw new Error('PostgreSQL binaries not found under /usr/lib/postgresql and apt-get install failed');
+  return after;
+}
+
+const isRoot = (): boolean => userInfo().uid === 0;
+
+/** Runs a Postgres binary as the `postgres` user when we are root (Postgres refuses root). */
+function runPg(bin: string, args: string[]): string {
+  const [cmd, argv] = isRoot() ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
+  return execFileSync(cmd, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+export async function startPostgres(opts: StartPostgresOptions = {}): Promise<PostgresServer> {
+  const bin = pgBinDir();
+  const base = mkdtempSync('/tmp/weft-pg.');
+  chmodSync(base, 0o755);
+  const dataDir = join(base, 'db');
+  mkdirSync(dataDir);
+  if (isRoot()) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+    chownSync(dataDir, uid, gid);
+  }
+  runPg(join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
+  const port = await freePort();
+  const settings: Record<string, string | number> = {
+    listen_addresses: '127.0.0.1',
+    port,
+    unix_socket_directories: dataDir,
+    max_connections: 200,
+    ...(opts.fsync === false ? { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' } : {}),
+    ...opts.settings,
+  };
+  const o = Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`).join(' ');
+  let pid = 0;
+
+  const start = async (): Promise<void> => {
+    runPg(join(bin, 'pg_ctl'), ['-D', dataDir, '-l', join(dataDir, 'server.log'), '-w', '-t', '60', 'start', '-o', o]);
+    pid = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  };
+  const stop = async (mode: 'fast' | 'immediate' = 'fast'): Promise<void> => {
+    if (!existsSync(join(dataDir, 'postmaster.pid'))) { pid = 0; return; }
+    runPg(join(bin, 'pg_ctl'), ['-D', dataDir, '-m', mode, '-w', '-t', '60', 'stop']);
+    pid = 0;
+  };
+  await start();
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    dataDir,
+    get pid() { return pid; },
+    start,
+    stop,
+    async destroy() {
+      try { await stop('fast'); } finally { if (statSync(base, { throwIfNoEntry: false })) rmSync(base, { recursive: true, force: true }); }
+    },
+  };
+}
