@@ -28,6 +28,8 @@ const ALLOWED = {
   '@weft/preview': ['core', 'protocol', 'bus', 'store', 'render'],
   '@weft/checkpointer': ['core', 'protocol', 'store', 'bus', 'ydoc'],
   '@weft/agent': ['core', 'protocol', 'client', 'interop'],
+  // `npm start`: the only package that imports services; runs every build() in one process.
+  '@weft/launcher': [...SHARED.filter((s) => s !== 'client' && s !== 'testing'), 'migrations', 'session', 'preview', 'checkpointer', 'agent'],
   '@weft/migrations': [],
   '@weft/load-tests': ['client', 'protocol'],
 };

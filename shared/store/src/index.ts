@@ -1,3 +1,12 @@
 export type { DB, DraftsTable, EventsTable, SnapshotsTable, TokensTable, SessionsTable, TurnsTable } from './schema.ts';
 export { connectPostgres } from './connect-postgres.ts';
 export type { Connection, ConnectOptions } from './connect-postgres.ts';
+export { openPGlite } from './pglite.ts';
+export { EventStore } from './event-store.ts';
+export { TokenStore, hashToken } from './token-store.ts';
+export { SessionStore } from './session-store.ts';
+export { GLOBAL_START } from './types.ts';
+export type {
+  ActorKind, AppendError, DraftMeta, GlobalBatch, GlobalCursor, NewSnapshot, NewStep, Scope, SessionRecord, Snapshot,
+  StoredStep, TokenRecord, TurnRecord,
+} from './types.ts';

@@ -1,0 +1,182 @@
+// The store contract (CONVENTIONS.md §13): the same suite on real Postgres and on PGlite.
+// Each test uses its own draft ids, so one database per file is enough.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Kysely } from 'kysely';
+import type { Op } from '@weft/core';
+import type { DB } from './schema.ts';
+import type { NewStep } from './types.ts';
+import { EventStore } from './event-store.ts';
+import { TokenStore } from './token-store.ts';
+import { SessionStore } from './session-store.ts';
+
+export interface StoreHandle { db: Kysely<DB>; close(): Promise<void> }
+
+let n = 0;
+const uid = (p: string): string => `${p}-${Date.now().toString(36)}-${(n++).toString(36)}`;
+
+export function step(opId: string, extra: Partial<NewStep> = {}): NewStep {
+  const ops: Op[] = [{ op: 'replace', path: '/title', value: `t-${opId}` }];
+  return {
+    opId, bodyHash: `h-${opId}`, actor: 'u1', actorKind: 'human', ops,
+    inverse: [{ op: 'replace', path: '/title', value: '' }], notes: [], refused: [], ...extra,
+  };
+}
+
+export function runStoreContract(name: string, factory: () => Promise<StoreHandle>): void {
+  describe(`store contract: ${name}`, () => {
+    let h: StoreHandle;
+    let store: EventStore;
+    beforeAll(async () => { h = await factory(); store = new EventStore(h.db); });
+    afterAll(async () => { await h?.close(); });
+
+    const newDraft = async (): Promise<string> => {
+      const id = uid('d');
+      const r = await store.createDraft({ id, title: 'T', createdBy: 'u1' });
+      expect(r.ok).toBe(true);
+      return id;
+    };
+
+    it('creates a draft once; a second create reports exists', async () => {
+      const id = uid('d');
+      const r = await store.createDraft({ id, title: 'Hello', createdBy: 'u1' });
+      expect(r).toMatchObject({ ok: true, value: { id, title: 'Hello', createdBy: 'u1', headVersion: 0, epoch: 0 } });
+      expect(await store.createDraft({ id, title: 'Other', createdBy: 'u2' })).toEqual({ ok: false, error: 'exists' });
+      const got = await store.getDraft(id);
+      expect(got?.title).toBe('Hello');
+      expect(got?.createdAt).toBeInstanceOf(Date);
+      expect(await store.getDraft(uid('missing'))).toBeNull();
+      expect((await store.listDrafts()).map((d) => d.id)).toContain(id);
+    });
+
+    it('appends steps with gapless versions and stores them exactly', async () => {
+      const id = await newDraft();
+      const y = new Uint8Array([1, 2, 3, 250]);
+      const notes = [{ rule: 'snapped_name' as const, path: '/sections/s1', message: 'snapped', index: 0 }];
+      const a = await store.append(id, 0, [step('a', { yUpdate: y, notes, sessionId: 's1', turnId: 't1' }), step('b')]);
+      expect(a.ok).toBe(true);
+      if (!a.ok) return;
+      expect(a.value.map((s) => s.version)).toEqual([1, 2]);
+      const b = await store.append(id, 2, [step('c')]);
+      expect(b.ok && b.value[0]?.version).toBe(3);
+      expect((await store.getDraft(id))?.headVersion).toBe(3);
+      const all = await store.readSteps(id);
+      expect(all.map((s) => [s.version, s.opId])).toEqual([[1, 'a'], [2, 'b'], [3, 'c']]);
+      const first = all[0]!;
+      expect(first).toMatchObject({ draftId: id, actor: 'u1', actorKind: 'human', sessionId: 's1', turnId: 't1', notes, refused: [] });
+      expect(first.ops).toEqual(step('a').ops);
+      expect(first.inverse).toEqual(step('a').inverse);
+      expect(first.yUpdate).toEqual(y);
+      expect(all[1]!.yUpdate).toBeNull();
+      expect(typeof first.position).toBe('number');
+      expect(all[1]!.position).toBeGreaterThan(first.position);
+    });
+
+    it('refuses a stale or future expected version with the current version, writing nothing', async () => {
+      const id = await newDraft();
+      await store.append(id, 0, [step('x1')]);
+      expect(await store.append(id, 0, [step('x2')])).toEqual({ ok: false, error: { code: 'VERSION_CONFLICT', currentVersion: 1 } });
+      expect(await store.append(id, 5, [step('x3')])).toEqual({ ok: false, error: { code: 'VERSION_CONFLICT', currentVersion: 1 } });
+      expect((await store.readSteps(id)).map((s) => s.opId)).toEqual(['x1']);
+      expect(await store.append(uid('nope'), 0, [step('x4')])).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    });
+
+    it('keeps opIds durable: a reused opId is IDEMPOTENCY_CONFLICT and findByOpId returns the original', async () => {
+      const id = await newDraft();
+      await store.append(id, 0, [step('op1'), step('op2')]);
+      const again = await store.append(id, 2, [step('op3'), step('op1', { bodyHash: 'other' })]);
+      expect(again).toEqual({ ok: false, error: { code: 'IDEMPOTENCY_CONFLICT', opId: 'op1' } });
+      // the whole batch rolled back, the head did not move
+      expect((await store.getDraft(id))?.headVersion).toBe(2);
+      expect(await store.findByOpId(id, 'op3')).toBeNull();
+      const orig = await store.findByOpId(id, 'op1');
+      expect(orig).toMatchObject({ version: 1, bodyHash: 'h-op1' });
+      expect(await store.append(id, 2, [step('dup'), step('dup')])).toEqual({ ok: false, error: { code: 'IDEMPOTENCY_CONFLICT', opId: 'dup' } });
+      // the same opId on another draft is fine
+      const other = await newDraft();
+      expect((await store.append(other, 0, [step('op1')])).ok).toBe(true);
+    });
+
+    it('an empty append writes nothing and still checks the version', async () => {
+      const id = await newDraft();
+      expect(await store.append(id, 0, [])).toEqual({ ok: true, value: [] });
+      expect(await store.append(id, 1, [])).toEqual({ ok: false, error: { code: 'VERSION_CONFLICT', currentVersion: 0 } });
+    });
+
+    it('pages through steps with after/limit/upTo and reads ops as text', async () => {
+      const id = await newDraft();
+      for (let v = 0; v < 10; v++) await store.append(id, v, [step(`p${v}`)]);
+      expect((await store.readSteps(id, { after: 3, limit: 4 })).map((s) => s.version)).toEqual([4, 5, 6, 7]);
+      expect((await store.readSteps(id, { after: 8 })).map((s) => s.version)).toEqual([9, 10]);
+      expect((await store.readSteps(id, { upTo: 2 })).map((s) => s.version)).toEqual([1, 2]);
+      expect(await store.readSteps(id, { after: 10 })).toEqual([]);
+      const text = await store.readOpsText(id, 7, 9);
+      expect(text.map((r) => r.version)).toEqual([8, 9]);
+      expect(JSON.parse(text[0]!.opsText)).toEqual(step('p7').ops);
+    });
+
+    it('writes snapshots idempotently and finds the latest at or below a version', async () => {
+      const id = await newDraft();
+      const doc = { id, title: 'x', order: ['s1'], sections: {} };
+      expect(await store.writeSnapshot({ draftId: id, version: 5, epoch: 0, doc, yState: new Uint8Array([9]), reason: 'quiet' })).toBe(true);
+      expect(await store.writeSnapshot({ draftId: id, version: 5, epoch: 0, doc: { other: true }, yState: null, reason: 'dup' })).toBe(false);
+      expect(await store.writeSnapshot({ draftId: id, version: 9, epoch: 1, doc: { v: 9 }, yState: null, reason: 'turn' })).toBe(true);
+      expect(await store.latestSnapshot(id)).toMatchObject({ version: 9, epoch: 1, doc: { v: 9 }, yState: null, reason: 'turn' });
+      const at7 = await store.latestSnapshot(id, 7);
+      expect(at7).toMatchObject({ version: 5, doc, reason: 'quiet' });
+      expect(at7?.yState).toEqual(new Uint8Array([9]));
+      expect(await store.latestSnapshot(id, 4)).toBeNull();
+      expect((await store.listSnapshots(id)).map((s) => s.version)).toEqual([5, 9]);
+    });
+
+    it('fills y_update after commit and counts a turn\'s ops from the log', async () => {
+      const id = await newDraft();
+      const two: Op[] = [{ op: 'add', path: '/x', value: 1 }, { op: 'remove', path: '/x' }];
+      await store.append(id, 0, [step('t1', { turnId: 'turn-1', ops: two }), step('t2', { turnId: 'turn-1' }), step('t3', { turnId: 'turn-2' })]);
+      expect(await store.turnOpCount(id, 'turn-1')).toBe(3);
+      expect(await store.turnOpCount(id, 'turn-none')).toBe(0);
+      expect(await store.setYUpdate(id, 2, new Uint8Array([7, 7]))).toBe(true);
+      expect(await store.setYUpdate(id, 99, new Uint8Array([1]))).toBe(false);
+      expect((await store.readSteps(id, { after: 1, limit: 1 }))[0]?.yUpdate).toEqual(new Uint8Array([7, 7]));
+    });
+
+    it('mints tokens storing only a hash; verify rejects revoked and expired ones', async () => {
+      const tokens = new TokenStore(h.db);
+      const { token, id } = await tokens.mint({ actorId: 'agent-1', actorKind: 'agent', name: 'bot', scopes: { '*': ['read'], d1: ['read', 'write'] } });
+      expect(token).toMatch(/^wft_[A-Za-z0-9_-]{43}$/);
+      expect(id).not.toContain(token.slice(4));
+      expect(await tokens.verify(token)).toMatchObject({ id, actorId: 'agent-1', actorKind: 'agent', scopes: { '*': ['read'], d1: ['read', 'write'] } });
+      expect(await tokens.verify(`${token}x`)).toBeNull();
+      expect(await tokens.verify('nope')).toBeNull();
+      expect(await tokens.revoke(id)).toBe(true);
+      expect(await tokens.verify(token)).toBeNull();
+      expect(await tokens.revoke(id)).toBe(false);
+      const expired = await tokens.mint({ actorId: 'u', actorKind: 'human', name: 'old', scopes: {}, expiresAt: new Date(Date.now() - 60_000) });
+      expect(await tokens.verify(expired.token)).toBeNull();
+      const future = await tokens.mint({ actorId: 'u', actorKind: 'human', name: 'new', scopes: {}, expiresAt: new Date(Date.now() + 3_600_000) });
+      expect(await tokens.verify(future.token)).toMatchObject({ actorId: 'u' });
+    });
+
+    it('opens, touches and closes sessions and turns', async () => {
+      const id = await newDraft();
+      const sessions = new SessionStore(h.db);
+      const sid = uid('s');
+      const s = await sessions.openSession({ id: sid, draftId: id, actorId: 'u1' });
+      expect(s).toMatchObject({ id: sid, draftId: id, closedAt: null });
+      expect(await sessions.touchSession(sid)).toBe(true);
+      expect((await sessions.openSessions(id)).map((x) => x.id)).toEqual([sid]);
+      const tid = uid('t');
+      expect(await sessions.openTurn({ id: tid, draftId: id, sessionId: sid, actorId: 'u1' })).toMatchObject({ opCount: 0, finishedAt: null });
+      expect(await sessions.finishTurn(tid, { opCount: 4, summary: { sections: 1 } })).toBe(true);
+      expect(await sessions.finishTurn(tid, { opCount: 5, summary: null })).toBe(false);
+      expect(await sessions.getTurn(tid)).toMatchObject({ opCount: 4, summary: { sections: 1 } });
+      expect(await sessions.closeSession(sid)).toBe(true);
+      expect(await sessions.touchSession(sid)).toBe(false);
+      expect(await sessions.openSessions(id)).toEqual([]);
+      const idle = uid('s');
+      await sessions.openSession({ id: idle, draftId: id, actorId: 'u2' });
+      expect(await sessions.closeIdleSessions(3_600_000)).not.toContain(idle);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(await sessions.closeIdleSessions(1)).toContain(idle);
+    });
+  });
+}

@@ -1,0 +1,38 @@
+// The event log and snapshots behind one object; each method is one SQL operation in its own file.
+import type { Kysely } from 'kysely';
+import type { Result } from '@weft/core';
+import type { DB } from './schema.ts';
+import type { AppendError, DraftMeta, GlobalBatch, GlobalCursor, NewSnapshot, NewStep, Snapshot, StoredStep } from './types.ts';
+import { createDraft, getDraft, listDrafts } from './drafts.ts';
+import { append } from './append.ts';
+import { findByOpId, readOpsText, readSteps } from './read-steps.ts';
+import { latestSnapshot, listSnapshots, writeSnapshot } from './snapshots.ts';
+import { setYUpdate } from './y-update.ts';
+import { turnOpCount } from './turn-op-count.ts';
+import { readGlobal } from './read-global.ts';
+
+export class EventStore {
+  readonly db: Kysely<DB>;
+  constructor(db: Kysely<DB>) { this.db = db; }
+
+  createDraft(d: { id: string; title: string; createdBy: string }): Promise<Result<DraftMeta, 'exists'>> { return createDraft(this.db, d); }
+  getDraft(id: string): Promise<DraftMeta | null> { return getDraft(this.db, id); }
+  listDrafts(opts?: { limit?: number }): Promise<DraftMeta[]> { return listDrafts(this.db, opts); }
+
+  /** Appends steps as versions expectedVersion+1..+n in one transaction (group commit). */
+  append(draftId: string, expectedVersion: number, steps: readonly NewStep[]): Promise<Result<StoredStep[], AppendError>> {
+    return append(this.db, draftId, expectedVersion, steps);
+  }
+  findByOpId(draftId: string, opId: string): Promise<StoredStep | null> { return findByOpId(this.db, draftId, opId); }
+  readSteps(draftId: string, opts?: { after?: number; limit?: number; upTo?: number }): Promise<StoredStep[]> { return readSteps(this.db, draftId, opts); }
+  readOpsText(draftId: string, after: number, upTo?: number): Promise<{ version: number; opsText: string }[]> { return readOpsText(this.db, draftId, after, upTo); }
+
+  writeSnapshot(s: NewSnapshot): Promise<boolean> { return writeSnapshot(this.db, s); }
+  latestSnapshot(draftId: string, atOrBelow?: number): Promise<Snapshot | null> { return latestSnapshot(this.db, draftId, atOrBelow); }
+  listSnapshots(draftId: string): Promise<Snapshot[]> { return listSnapshots(this.db, draftId); }
+
+  setYUpdate(draftId: string, version: number, update: Uint8Array): Promise<boolean> { return setYUpdate(this.db, draftId, version, update); }
+  turnOpCount(draftId: string, turnId: string): Promise<number> { return turnOpCount(this.db, draftId, turnId); }
+  /** Outbox read for relays; start from GLOBAL_START and pass back the returned cursor. */
+  readGlobal(after: GlobalCursor, limit: number): Promise<GlobalBatch> { return readGlobal(this.db, after, limit); }
+}

@@ -1,0 +1,25 @@
+import type { Kysely } from 'kysely';
+import type { DB } from './schema.ts';
+import type { NewSnapshot, Snapshot } from './types.ts';
+import { toSnapshot } from './rows.ts';
+
+/** Idempotent: true when written, false when a snapshot at that version already existed. */
+export async function writeSnapshot(db: Kysely<DB>, s: NewSnapshot): Promise<boolean> {
+  const r = await db.insertInto('snapshots').values({
+    draft_id: s.draftId, version: s.version, epoch: s.epoch, doc: s.doc, y_state: s.yState, reason: s.reason,
+  }).onConflict((oc) => oc.columns(['draft_id', 'version']).doNothing()).executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0n) > 0;
+}
+
+export async function latestSnapshot(db: Kysely<DB>, draftId: string, atOrBelow?: number): Promise<Snapshot | null> {
+  let q = db.selectFrom('snapshots').selectAll().where('draft_id', '=', draftId);
+  if (atOrBelow !== undefined) q = q.where('version', '<=', atOrBelow);
+  const row = await q.orderBy('version', 'desc').limit(1).executeTakeFirst();
+  return row === undefined ? null : toSnapshot(row);
+}
+
+/** Metadata order: oldest first. Includes doc and yState (snapshots are few per draft). */
+export async function listSnapshots(db: Kysely<DB>, draftId: string): Promise<Snapshot[]> {
+  const rows = await db.selectFrom('snapshots').selectAll().where('draft_id', '=', draftId).orderBy('version').execute();
+  return rows.map(toSnapshot);
+}

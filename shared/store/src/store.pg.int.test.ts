@@ -1,0 +1,7 @@
+import { createTestDatabase } from '@weft/testing';
+import { runStoreContract } from './contract.ts';
+
+runStoreContract('postgres', async () => {
+  const t = await createTestDatabase();
+  return { db: t.db, close: () => t.drop() };
+});
