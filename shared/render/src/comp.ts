@@ -1,0 +1,180 @@
+// What a component renderer sees: its component, resolved props with type checks that record
+// notes, and its children. A renderer that lacks a required prop marks itself failed and the
+// tree renders a placeholder instead of its output.
+
+import type { Component, Json, Rule, SurfaceSection } from '@weft/core';
+import { resolve } from './bindings.ts';
+import { attr, escapeHtml } from './escape.ts';
+import { renderInline } from './inline.ts';
+import { renderMarkdown } from './markdown.ts';
+import type { RenderNote } from './notes.ts';
+import { checkUrl, type UrlKind } from './url.ts';
+
+/** Per-section render state, shared by every component of the section. */
+export interface Scope {
+  readonly sectionId: string;
+  readonly section: SurfaceSection;
+  readonly data: Json;
+  readonly notes: RenderNote[];
+  /** Ids already rendered (or skipped on purpose): a second parent gets a placeholder. */
+  readonly visited: Set<string>;
+  /** Ids on the path from root to the component being rendered. */
+  readonly ancestors: string[];
+  readonly renderNode: (id: string, parent: Comp | undefined) => string;
+  /** Set by Tabs for the TabPanel it is about to render: its radio group and whether it is open. */
+  tabState: { name: string; checked: boolean } | undefined;
+}
+
+const MAX_TEXT = 10_000;
+
+export class Comp {
+  readonly scope: Scope;
+  readonly node: Component;
+  readonly id: string;
+  readonly parent: Comp | undefined;
+  readonly failures: string[] = [];
+
+  constructor(scope: Scope, node: Component, parent: Comp | undefined) {
+    this.scope = scope;
+    this.node = node;
+    this.id = typeof node.id === 'string' ? node.id : '';
+    this.parent = parent;
+  }
+
+  note(rule: Rule, message: string, severity: RenderNote['severity'] = 'broken'): void {
+    this.scope.notes.push({ componentId: this.id, sectionId: this.scope.sectionId, rule, message, severity });
+  }
+
+  /** A required prop is missing or unusable: the component renders as a placeholder. */
+  fail(message: string): undefined {
+    this.failures.push(message);
+    return undefined;
+  }
+
+  /** ` class="…" data-component-id="…"` for the outer element. */
+  attrs(classes: string): string {
+    return `${attr('class', classes)}${attr('data-component-id', this.id)}`;
+  }
+
+  /** Unique within the page: for form control ids and radio group names. */
+  domId(suffix = ''): string {
+    return `w-${this.scope.sectionId}-${this.id}${suffix}`;
+  }
+
+  raw(name: string): Json | undefined {
+    const props = this.node.props;
+    if (props === null || typeof props !== 'object' || Array.isArray(props) || !Object.hasOwn(props, name)) return undefined;
+    return props[name];
+  }
+
+  /** The prop resolved against the section's data (literal, {path} or function call). */
+  value(name: string): Json | undefined {
+    const raw = this.raw(name);
+    if (raw === undefined) return undefined;
+    const r = resolve(raw, this.scope.data);
+    if (!r.ok) {
+      this.note('invalid_binding', `${name}: ${r.error}`);
+      return undefined;
+    }
+    if (r.value === undefined) {
+      const what = raw !== null && typeof raw === 'object' && !Array.isArray(raw) && typeof raw['path'] === 'string'
+        ? `binding ${JSON.stringify(raw['path'])}` : 'value';
+      this.note('invalid_binding', `${name}: ${what} resolves to nothing`);
+    }
+    return r.value;
+  }
+
+  str(name: string, required = false): string | undefined {
+    const v = this.value(name);
+    if (typeof v === 'string') return v.length > MAX_TEXT ? v.slice(0, MAX_TEXT) : v;
+    if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+    if (v !== undefined && v !== null) this.note('invalid_props', `${name} is not a string`);
+    return required ? this.fail(`missing required prop "${name}"`) : undefined;
+  }
+
+  num(name: string, required = false): number | undefined {
+    const v = this.value(name);
+    if (typeof v === 'number' && Number.isFinite(v)) return v;
+    if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
+    if (v !== undefined && v !== null) this.note('invalid_props', `${name} is not a number`);
+    return required ? this.fail(`missing required prop "${name}"`) : undefined;
+  }
+
+  bool(name: string): boolean {
+    const v = this.value(name);
+    if (v !== undefined && v !== null && typeof v !== 'boolean') this.note('invalid_props', `${name} is not a boolean`, 'approximate');
+    return v === true;
+  }
+
+  /** An enum prop; an unknown value falls back to the default (first) value with a note. */
+  oneOf<T extends string>(name: string, values: readonly T[]): T {
+    const v = this.value(name);
+    const fallback = values[0] as T;
+    if (v === undefined || v === null) return fallback;
+    if (typeof v === 'string' && (values as readonly string[]).includes(v)) return v as T;
+    this.note('invalid_props', `${name} ${JSON.stringify(v).slice(0, 40)} is not one of ${values.join('|')}; using ${fallback}`, 'approximate');
+    return fallback;
+  }
+
+  array(name: string, required = false): Json[] | undefined {
+    const v = this.value(name);
+    if (Array.isArray(v)) return v;
+    if (v !== undefined && v !== null) this.note('invalid_props', `${name} is not an array`);
+    return required ? this.fail(`missing required prop "${name}"`) : undefined;
+  }
+
+  /** A URL prop through the URL policy; refused → undefined with an `invalid_url` note. */
+  url(name: string, kind: UrlKind, required = false): string | undefined {
+    const v = this.value(name);
+    if (v === undefined || v === null) return required ? this.fail(`missing required prop "${name}"`) : undefined;
+    return this.checkUrl(v, kind, name);
+  }
+
+  checkUrl(v: Json, kind: UrlKind, name: string): string | undefined {
+    const check = checkUrl(v, kind);
+    if (!check.ok) {
+      this.note('invalid_url', `${name} ${preview(v)} ${check.reason}; rendered inert`);
+      return undefined;
+    }
+    if (check.stripped) this.note('invalid_url', `${name}: mailto fields ${check.stripped.join(', ')} removed`, 'approximate');
+    return check.url;
+  }
+
+  inline(text: string): string {
+    return renderInline(text, (url, reason) => this.note('invalid_url', `link ${preview(url)} ${reason}; rendered inert`));
+  }
+
+  markdown(source: string): string {
+    return renderMarkdown(source, (url, reason) => this.note('invalid_url', `link ${preview(url)} ${reason}; rendered inert`));
+  }
+
+  text(s: string): string {
+    return escapeHtml(s);
+  }
+
+  childIds(): string[] {
+    const c = this.node.children;
+    return Array.isArray(c) ? c.filter((x): x is string => typeof x === 'string') : [];
+  }
+
+  child(id: string): string {
+    return this.scope.renderNode(id, this);
+  }
+
+  children(): string {
+    let out = '';
+    for (const id of this.childIds()) out += this.child(id);
+    return out;
+  }
+
+  /** A sibling component by id (e.g. a Tabs' TabPanel), if present. */
+  lookup(id: string): Component | undefined {
+    const comps = this.scope.section.components;
+    return comps !== null && typeof comps === 'object' && Object.hasOwn(comps, id) ? comps[id] : undefined;
+  }
+}
+
+function preview(v: Json): string {
+  const s = JSON.stringify(v) ?? '';
+  return s.length > 60 ? `${s.slice(0, 57)}…"` : s;
+}

@@ -1,0 +1,13 @@
+export { renderDraft, renderSection, placeholderDiv, RENDERERS } from './render.ts';
+export type { RenderOptions, Rendered } from './render.ts';
+export { renderPage, cspHash, cspWithStyleHash, DEFAULT_CSP } from './page.ts';
+export type { PageOptions } from './page.ts';
+export { baseStyles } from './styles.ts';
+export { anyBroken } from './notes.ts';
+export type { RenderNote } from './notes.ts';
+export { checkUrl } from './url.ts';
+export type { UrlKind, UrlCheck } from './url.ts';
+export { escapeHtml, jsonForScript } from './escape.ts';
+export { renderInline } from './inline.ts';
+export { renderMarkdown } from './markdown.ts';
+export { ICON_PATHS } from './icons.ts';
