@@ -1,0 +1,45 @@
+// Draft JSON ⇄ Y.Doc, whole. `meta` holds the title and the doc epoch (ARCHITECTURE.md: compaction
+// builds a fresh doc under epoch n+1, never rebuilds one under the same name).
+import * as Y from 'yjs';
+import type { Draft, Json } from '@weft/core';
+import { META, ORDER, SECTION, SECTIONS, SECTIONS_ROOT, fromY, toY } from './shape.ts';
+import { cloneJson } from './json-edit.ts';
+
+export interface DraftRoots {
+  meta: Y.Map<unknown>;
+  order: Y.Array<unknown>;
+  sections: Y.Map<unknown>;
+}
+
+export function draftRoots(doc: Y.Doc): DraftRoots {
+  return { meta: doc.getMap(META), order: doc.getArray(ORDER), sections: doc.getMap(SECTIONS_ROOT) };
+}
+
+/** Fills an empty doc with `draft` in one transaction. */
+export function draftToYDoc(draft: Draft, doc: Y.Doc, epoch = 0, origin: unknown = null): void {
+  const { meta, order, sections } = draftRoots(doc);
+  if (meta.size > 0 || order.length > 0 || sections.size > 0) throw new Error('draftToYDoc needs an empty doc');
+  doc.transact(() => {
+    meta.set('title', draft.title);
+    meta.set('epoch', epoch);
+    order.push(draft.order.map(cloneJson));
+    for (const [sid, section] of Object.entries(draft.sections)) {
+      sections.set(sid, toY(SECTION, section as unknown as Json));
+    }
+  }, origin);
+}
+
+/** The doc's draft: a fresh object (key order: the doc's insertion order; fields in type order). */
+export function yDocToDraft(doc: Y.Doc, id: string): Draft {
+  const { meta, order, sections } = draftRoots(doc);
+  const out: Record<string, Json> = { id };
+  if (meta.has('title')) out['title'] = fromY({ t: 'json' }, meta.get('title'), 'title');
+  out['order'] = fromY({ t: 'list' }, order, 'order');
+  out['sections'] = fromY(SECTIONS, sections, 'sections');
+  return out as unknown as Draft;
+}
+
+export function readEpoch(doc: Y.Doc): number {
+  const e = doc.getMap(META).get('epoch');
+  return typeof e === 'number' ? e : 0;
+}

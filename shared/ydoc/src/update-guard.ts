@@ -1,0 +1,145 @@
+// Validated writes from Yjs peers (YJS-WRITES.md): an incoming update is applied to a lockstep
+// shadow doc first and turned into ops; the caller runs them through the pipeline and then either
+// commits (applies the same bytes to live) or reverts (applies mergeUpdates([update, inverse]) to
+// live, so peers never see the refused state).
+import * as Y from 'yjs';
+import type { Op } from '@weft/core';
+import { draftRoots } from './mirror.ts';
+import { yEventsToOps } from './events-to-ops.ts';
+import { META, ORDER, SECTIONS_ROOT } from './shape.ts';
+
+/** A shadow of `live`: same state, same root types, its own client id. */
+export function createShadow(live: Y.Doc): Y.Doc {
+  const shadow = new Y.Doc({ gc: true });
+  draftRoots(shadow);
+  Y.applyUpdate(shadow, Y.encodeStateAsUpdate(live));
+  return shadow;
+}
+
+export type GuardResult =
+  | { ok: true; ops: Op[] }
+  /** `malformed`: bytes that do not decode; `foreign`: writes outside the draft's root types. */
+  | { ok: false; error: 'malformed' | 'foreign' };
+
+/** The empty v1 update (no structs, no deletions). */
+export const EMPTY_UPDATE: Uint8Array = new Uint8Array([0, 0]);
+
+const DRAFT_ROOTS = new Set([META, ORDER, SECTIONS_ROOT]);
+
+export class UpdateGuard {
+  readonly shadow: Y.Doc;
+  /** The origin of tested transactions on the shadow; nothing else is tracked by the undo manager. */
+  readonly origin: object = { name: 'weft-validation' };
+  private readonly mirrorOrigin: object = { name: 'weft-mirror' };
+  private readonly undo: Y.UndoManager;
+  private collecting: Op[] | null = null;
+  private touchedForeign = false;
+  /** A tested update is waiting for commit() or revert(). */
+  private open = false;
+
+  constructor(shadow: Y.Doc) {
+    this.shadow = shadow;
+    const roots = draftRoots(shadow);
+    this.undo = new Y.UndoManager(shadow, { trackedOrigins: new Set([this.origin]), captureTimeout: 0 });
+    const collect = (events: Y.YEvent<any>[], tr: Y.Transaction) => {
+      if (tr.origin === this.origin && this.collecting !== null) this.collecting.push(...yEventsToOps(events, shadow));
+    };
+    roots.meta.observeDeep(collect);
+    roots.order.observeDeep(collect);
+    roots.sections.observeDeep(collect);
+    shadow.on('afterTransaction', (tr: Y.Transaction) => {
+      if (tr.origin !== this.origin) return;
+      for (const type of tr.changed.keys()) {
+        if (!DRAFT_ROOTS.has(Y.findRootTypeKey(type))) this.touchedForeign = true;
+      }
+    });
+  }
+
+  /**
+   * Applies `update` to the shadow and returns its ops. Call commit() or revert() next; a new
+   * tryUpdate() first commits a pending one.
+   */
+  tryUpdate(update: Uint8Array): GuardResult {
+    if (this.open) this.commit();
+    try {
+      Y.parseUpdateMeta(update); // decodes every struct without touching the doc
+    } catch {
+      return { ok: false, error: 'malformed' };
+    }
+    const ops: Op[] = [];
+    this.collecting = ops;
+    this.touchedForeign = false;
+    this.open = true;
+    try {
+      Y.applyUpdate(this.shadow, update, this.origin);
+    } catch {
+      return { ok: false, error: 'malformed' };
+    } finally {
+      this.collecting = null;
+    }
+    if (this.touchedForeign) return { ok: false, error: 'foreign' };
+    return { ok: true, ops };
+  }
+
+  /** Keeps the tested update (the caller applies the same bytes to live). */
+  commit(): void {
+    this.release();
+  }
+
+  /**
+   * Undoes the tested update on the shadow and returns the inverse update. Apply
+   * `Y.mergeUpdates([update, inverse])` to live. Re-validate the shadow afterwards: if it is still
+   * invalid, close the connection (YJS-WRITES.md step 5).
+   */
+  revert(): Uint8Array {
+    if (!this.open) return EMPTY_UPDATE;
+    const parts: Uint8Array[] = [];
+    const onUpdate = (u: Uint8Array, origin: unknown) => {
+      if (origin === this.undo) parts.push(u);
+    };
+    this.shadow.on('update', onUpdate);
+    try {
+      while (this.undo.undoStack.length > 0) this.undo.undo();
+    } finally {
+      this.shadow.off('update', onUpdate);
+    }
+    this.release();
+    if (parts.length === 0) return EMPTY_UPDATE;
+    return parts.length === 1 ? parts[0]! : Y.mergeUpdates(parts);
+  }
+
+  /** Applies an update that live got from elsewhere (server repairs, other guards), untested. */
+  mirror(update: Uint8Array): void {
+    if (this.open) this.commit();
+    Y.applyUpdate(this.shadow, update, this.mirrorOrigin);
+  }
+
+  destroy(): void {
+    this.undo.destroy();
+  }
+
+  /**
+   * Drops the undo history and un-pins what it kept: the undo manager marks deleted items `keep`,
+   * which blocks GC (the shadow grew 100× in YJS-WRITES.md), so release them and collect.
+   */
+  private release(): void {
+    this.open = false;
+    const stacks = [...this.undo.undoStack, ...this.undo.redoStack];
+    if (stacks.length === 0) return;
+    const ds = Y.mergeDeleteSets(stacks.flatMap((s) => [s.deletions, s.insertions]));
+    this.undo.clear();
+    const store = this.shadow.store;
+    Y.iterateDeletedStructs({ doc: this.shadow } as unknown as Y.Transaction, ds, (struct) => {
+      if (struct instanceof Y.Item) releaseKeep(struct);
+    });
+    Y.tryGc(ds, store, this.shadow.gcFilter);
+  }
+}
+
+function releaseKeep(item: Y.Item): void {
+  let cur: Y.Item | null = item;
+  while (cur !== null && cur.keep) {
+    cur.keep = false;
+    cur = (cur.parent as Y.AbstractType<any>)._item;
+  }
+}
