@@ -56,3 +56,24 @@ export function runStarted(draftId: string, turnId: string, meta: WeftEventMeta,
 export function runFinished(draftId: string, turnId: string, result: Json, meta: WeftEventMeta, now: number): RunFinishedEvent {
   return { type: 'RUN_FINISHED', threadId: draftId, runId: turnId, result, timestamp: now, metadata: { weft: meta } };
 }
+
+/** The committed step as every consumer sees it (SSE, NATS, refill from the log). */
+export interface StepLike {
+  version: number;
+  opId: string;
+  actor: string;
+  turnId: string | null;
+  ops: Op[];
+  notes: Note[];
+  refused: Refusal[];
+  createdAt: number;
+}
+
+/** A committed step → its AG-UI events: STATE_DELTA, then CUSTOM repairs/refusals if any. */
+export function stepEvents(step: StepLike): AgUiEvent[] {
+  const meta: WeftEventMeta = { version: step.version, opId: step.opId, actor: step.actor, turnId: step.turnId };
+  const out: AgUiEvent[] = [stateDelta(step.ops, meta, step.createdAt)];
+  if (step.notes.length > 0) out.push(repairsEvent(step.notes, meta, step.createdAt));
+  if (step.refused.length > 0) out.push(refusedEvent(step.refused, meta, step.createdAt));
+  return out;
+}

@@ -1,11 +1,11 @@
 export { PROTOCOL_VERSION, AG_UI_VERSION } from './version.ts';
 export { CloseCode, closeCodeFor } from './close-codes.ts';
 export {
-  CustomEventName, stateSnapshot, stateDelta, repairsEvent, refusedEvent, runStarted, runFinished,
+  CustomEventName, stepEvents, stateSnapshot, stateDelta, repairsEvent, refusedEvent, runStarted, runFinished,
 } from './agui.ts';
 export type {
   AgUiEvent, StateSnapshotEvent, StateDeltaEvent, RunStartedEvent, RunFinishedEvent, RunErrorEvent,
-  CustomEvent, WeftEventMeta,
+  CustomEvent, WeftEventMeta, StepLike,
 } from './agui.ts';
 export type {
   Scope, ActorKind, MintTokenRequest, MintTokenResponse, CreateDraftRequest, DraftResponse,

@@ -1,0 +1,151 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { stepEvents } from '@weft/protocol';
+import type { AgUiEvent } from '@weft/protocol';
+import type { SessionConfig } from './config.ts';
+import { consoleLogger } from './context.ts';
+import type { Ctx, Deps } from './context.ts';
+import { Auth } from './http/auth.ts';
+import { registerAdmin } from './http/admin.ts';
+import { registerDrafts } from './http/drafts.ts';
+import { registerOps } from './http/ops.ts';
+import { HttpError, sendError, sendJson } from './http/respond.ts';
+import { Router } from './http/router.ts';
+import { registerStream } from './http/stream.ts';
+import { SessionManager } from './live/sessions.ts';
+import { SseHub } from './live/sse.ts';
+import { Turns } from './live/turns.ts';
+import { Metrics } from './metrics.ts';
+import { RoomManager } from './rooms/room-manager.ts';
+import type { CommittedStep } from './rooms/types.ts';
+
+export interface App {
+  ctx: Ctx;
+  router: Router;
+  /** The node:http request listener. */
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  /** The node:http 'upgrade' listener (the Yjs WebSocket at /collab). */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Hooks for other doors (Yjs mirror, MCP) to see every commit. */
+  onCommitted(listener: (steps: CommittedStep[]) => void): void;
+  close(): Promise<void>;
+}
+
+/** Builds the session service without listening (CONVENTIONS.md §3: build apart from listen). */
+export function build(deps: Deps, config: SessionConfig): App {
+  const now = deps.now ?? Date.now;
+  const log = deps.log ?? consoleLogger;
+  const metrics = new Metrics();
+  const sse = new SseHub();
+  const turns = new Turns();
+  const listeners: ((steps: CommittedStep[]) => void)[] = [];
+
+  const publish = (draftId: string, version: number, events: AgUiEvent[]): void => {
+    sse.publish(draftId, version, events);
+    deps.bus.publish(draftId, { draftId, version, events }).catch((e: unknown) => {
+      metrics.inc('weft_bus_publish_failed_total', 1, 'Notifications not published (consumers refill from the log)');
+      log.warn('bus publish failed', { draftId, version, error: String(e) });
+    });
+  };
+
+  const onCommitted = (steps: CommittedStep[]): void => {
+    metrics.inc('weft_steps_committed_total', steps.length, 'Steps committed to the log');
+    metrics.inc('weft_commit_batches_total', 1, 'Group-commit transactions');
+    for (const s of steps) {
+      metrics.inc('weft_ops_applied_total', s.ops.length, 'Ops applied');
+      metrics.inc('weft_ops_refused_total', s.refused.length, 'Ops refused');
+      const events: AgUiEvent[] = [];
+      if (s.turnId) {
+        const started = turns.begin(s.draftId, s.turnId, s.actor.id, s.version, s.createdAt);
+        if (started.length > 0) {
+          deps.sessions.openTurn({ id: `${s.draftId}/${s.turnId}`, draftId: s.draftId, sessionId: s.sessionId, actorId: s.actor.id })
+            .catch((e: unknown) => log.warn('turn audit open failed', { error: String(e) }));
+        }
+        events.push(...started);
+        turns.record(s.draftId, s.turnId, s.version, s.ops.length, s.notes.length, s.refused.length);
+      }
+      events.push(...stepEvents({ ...s, actor: s.actor.id }));
+      publish(s.draftId, s.version, events);
+    }
+    for (const l of listeners) {
+      try {
+        l(steps);
+      } catch (e) {
+        log.error('commit listener failed', { error: String(e) });
+      }
+    }
+  };
+
+  const rooms = new RoomManager(deps.store, {
+    store: deps.store, now, opsPerTurn: config.opsPerTurn, opsPerSecond: config.opsPerSecond, maxBatch: config.maxBatch, onCommitted,
+  });
+  const finishTurn = (draftId: string, turnId: string): Record<string, number> | null => {
+    const done = turns.finish(draftId, turnId, now());
+    if (!done) return null;
+    const room = rooms.peek(draftId);
+    publish(draftId, room?.committedVersion ?? 0, done.events);
+    deps.sessions.finishTurn(`${draftId}/${turnId}`, { opCount: done.summary['ops'] ?? 0, summary: done.summary })
+      .catch((e: unknown) => log.warn('turn audit finish failed', { error: String(e) }));
+    return done.summary;
+  };
+  const sessions = new SessionManager(deps.sessions, now, config.sessionIdleMs, (draftId, turnIds) => {
+    for (const t of turnIds) finishTurn(draftId, t);
+  });
+  const ctx: Ctx = {
+    config, store: deps.store, tokens: deps.tokens, sessions, bus: deps.bus, now, log,
+    auth: new Auth(config.adminToken, deps.tokens, now), rooms, sse, turns, metrics, finishTurn,
+  };
+  metrics.gauge('weft_rooms_open', () => rooms.size, 'Drafts loaded in memory');
+  metrics.gauge('weft_sse_clients', () => sse.count, 'Open SSE streams');
+  metrics.gauge('weft_sessions_open', () => sessions.count, 'Open build sessions');
+
+  const router = new Router();
+  registerAdmin(router, ctx);
+  registerDrafts(router, ctx);
+  registerOps(router, ctx);
+  registerStream(router, ctx);
+
+  const upgraders: ((req: IncomingMessage, socket: Duplex, head: Buffer) => boolean)[] = [];
+  const sweeper = setInterval(() => {
+    void sessions.sweep().catch((e: unknown) => log.warn('session sweep failed', { error: String(e) }));
+    rooms.evictIdle(10 * 60_000, now(), (id) => sse.has(id));
+  }, 30_000);
+  sweeper.unref();
+
+  return {
+    ctx,
+    router,
+    handle(req, res) {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const m = router.match(req.method ?? 'GET', url.pathname);
+      if (m === null) return sendError(res, new HttpError('NOT_FOUND', `No route ${req.method} ${url.pathname}.`));
+      if (m === 'method') return sendError(res, new HttpError('BAD_REQUEST', `Method ${req.method} is not allowed on ${url.pathname}.`));
+      m.handler({ req, res, params: m.params, url }).catch((e: unknown) => {
+        if (e instanceof HttpError) {
+          metrics.inc('weft_http_errors_total', 1, 'Typed HTTP errors');
+          if (!res.headersSent) sendError(res, e);
+          else res.end();
+          return;
+        }
+        log.error('unhandled error', { path: url.pathname, error: e instanceof Error ? e.stack ?? e.message : String(e) });
+        metrics.inc('weft_http_internal_errors_total', 1, 'Unexpected errors');
+        if (!res.headersSent) sendError(res, new HttpError('INTERNAL'));
+        else res.end();
+      });
+    },
+    upgrade(req, socket, head) {
+      for (const u of upgraders) if (u(req, socket, head)) return;
+      socket.end('HTTP/1.1 404 Not Found\r\n\r\n');
+    },
+    onCommitted(listener) {
+      listeners.push(listener);
+    },
+    async close() {
+      clearInterval(sweeper);
+      sse.closeAll();
+      await rooms.drainAll();
+    },
+  };
+}
+
+export { sendJson };

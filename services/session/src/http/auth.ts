@@ -1,0 +1,86 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Scope } from '@weft/protocol';
+import type { TokenStore } from '@weft/store';
+import type { Actor } from '../rooms/types.ts';
+import { HttpError } from './respond.ts';
+
+export interface Principal {
+  actor: Actor;
+  admin: boolean;
+  /** `{ "<draftId>" | "*": ["read","write"] }` */
+  scopes: Record<string, Scope[]>;
+  tokenId: string;
+  expiresAt: number | null;
+}
+
+const CACHE_MS = 2000;
+
+/**
+ * Bearer tokens: the admin token from config, or tokens minted by it (stored hashed). Verified
+ * tokens are cached for 2 s; expiry is re-checked on every use, revocation within the cache time.
+ */
+export class Auth {
+  private readonly adminDigest: Buffer | null;
+  private readonly tokens: TokenStore;
+  private readonly now: () => number;
+  private readonly cache = new Map<string, { p: Principal | null; at: number }>();
+
+  constructor(adminToken: string | null, tokens: TokenStore, now: () => number) {
+    this.adminDigest = adminToken ? sha(adminToken) : null;
+    this.tokens = tokens;
+    this.now = now;
+  }
+
+  async fromRequest(req: IncomingMessage): Promise<Principal> {
+    const h = req.headers.authorization;
+    if (!h || !h.startsWith('Bearer ')) throw new HttpError('UNAUTHORIZED', 'Send "Authorization: Bearer <token>"; mint tokens with POST /v1/tokens (admin).');
+    return this.fromToken(h.slice(7).trim());
+  }
+
+  async fromToken(token: string): Promise<Principal> {
+    const p = await this.verify(token);
+    if (!p) throw new HttpError('UNAUTHORIZED', 'The token is unknown, revoked or expired.');
+    return p;
+  }
+
+  private async verify(token: string): Promise<Principal | null> {
+    if (token.length === 0 || token.length > 200) return null;
+    const digest = sha(token);
+    if (this.adminDigest && timingSafeEqual(digest, this.adminDigest)) {
+      return { actor: { id: 'admin', kind: 'admin' }, admin: true, scopes: { '*': ['read', 'write'] }, tokenId: 'admin', expiresAt: null };
+    }
+    const key = digest.toString('hex');
+    const now = this.now();
+    const hit = this.cache.get(key);
+    let p: Principal | null;
+    if (hit && now - hit.at < CACHE_MS) p = hit.p;
+    else {
+      const rec = await this.tokens.verify(token);
+      p = rec
+        ? { actor: { id: rec.actorId, kind: rec.actorKind }, admin: rec.actorKind === 'admin', scopes: rec.scopes, tokenId: rec.id, expiresAt: rec.expiresAt ? rec.expiresAt.getTime() : null }
+        : null;
+      if (this.cache.size > 10_000) this.cache.clear();
+      this.cache.set(key, { p, at: now });
+    }
+    if (p && p.expiresAt !== null && p.expiresAt <= now) return null;
+    return p;
+  }
+}
+
+export function can(p: Principal, draftId: string, scope: Scope): boolean {
+  if (p.admin) return true;
+  const s = p.scopes[draftId] ?? [];
+  const any = p.scopes['*'] ?? [];
+  return s.includes(scope) || any.includes(scope);
+}
+
+/** Read is required even to learn a draft exists: no token, no data, no existence leak. */
+export function requireScope(p: Principal, draftId: string, scope: Scope): void {
+  if (!can(p, draftId, 'read')) throw new HttpError('NOT_FOUND', `No draft "${draftId}" (or no access to it).`);
+  if (scope === 'write' && !can(p, draftId, 'write')) throw new HttpError('FORBIDDEN', 'This token can read this draft but not write it; ask for a token with the "write" scope.');
+}
+
+function sha(s: string): Buffer {
+  return createHash('sha256').update(s).digest();
+}

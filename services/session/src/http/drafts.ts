@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import jsonpatch from 'fast-json-patch';
+import type { VersionEntry } from '@weft/protocol';
+import type { Ctx } from '../context.ts';
+import { loadDraftAt } from '../rooms/room-manager.ts';
+import type { Room } from '../rooms/room.ts';
+import { can, requireScope } from './auth.ts';
+import type { Principal } from './auth.ts';
+import { HttpError, isObject, readJson, sendJson } from './respond.ts';
+import type { Router } from './router.ts';
+
+const ID = /^[a-z][a-z0-9-]{0,40}$/;
+
+export function registerDrafts(router: Router, ctx: Ctx): void {
+  router.on('POST', '/v1/drafts', async ({ req, res }) => {
+    const p = await ctx.auth.fromRequest(req);
+    const body = await readJson(req, ctx.config.maxBodyBytes);
+    if (!isObject(body)) throw new HttpError('BAD_REQUEST', 'Send { "id"?: string, "title"?: string }.');
+    const id = body['id'] === undefined ? `d-${randomUUID().slice(0, 8)}` : body['id'];
+    if (typeof id !== 'string' || !ID.test(id)) throw new HttpError('BAD_REQUEST', 'id must match [a-z][a-z0-9-]{0,40}.', { path: '/id' });
+    const title = body['title'] ?? '';
+    if (typeof title !== 'string' || title.length > 500) throw new HttpError('BAD_REQUEST', 'title must be a string of at most 500 characters.', { path: '/title' });
+    if (!can(p, id, 'write')) throw new HttpError('FORBIDDEN', 'Creating a draft needs the "write" scope on it (or on "*").');
+    const r = await ctx.store.createDraft({ id, title, createdBy: p.actor.id });
+    if (!r.ok) throw new HttpError('VERSION_CONFLICT', `A draft "${id}" already exists.`, { currentVersion: (await ctx.store.getDraft(id))?.headVersion ?? 0 });
+    let version = 0;
+    if (title) {
+      const room = await mustRoom(ctx, id);
+      const out = await room.submit({ opId: `create-title-${id}`, bodyHash: 'create', ops: [{ op: 'replace', path: '/title', value: title }], actor: p.actor });
+      if (out.ok) version = out.value.version;
+    }
+    sendJson(res, 201, { id, version });
+  });
+
+  router.on('GET', '/v1/drafts', async ({ req, res }) => {
+    const p = await ctx.auth.fromRequest(req);
+    const all = await ctx.store.listDrafts();
+    sendJson(res, 200, { drafts: all.filter((d) => can(p, d.id, 'read')) });
+  });
+
+  router.on('GET', '/v1/drafts/:id', async ({ req, res, params, url }) => {
+    const p = await ctx.auth.fromRequest(req);
+    const id = params['id']!;
+    requireScope(p, id, 'read');
+    const room = await mustRoom(ctx, id);
+    const v = url.searchParams.get('version');
+    if (v !== null) {
+      const version = parseVersion(v, '/version');
+      if (version > room.committedVersion) throw new HttpError('NOT_FOUND', `Version ${version} does not exist yet; the head is ${room.committedVersion}.`);
+      const at = await loadDraftAt(ctx.store, id, version);
+      sendJson(res, 200, { id, version: at.version, epoch: room.epoch, draft: at.draft });
+      return;
+    }
+    const snap = committedSnapshot(room);
+    sendJson(res, 200, { id, version: snap.version, epoch: room.epoch, draft: snap.draft });
+  });
+
+  router.on('GET', '/v1/drafts/:id/diff', async ({ req, res, params, url }) => {
+    const p = await ctx.auth.fromRequest(req);
+    const id = params['id']!;
+    requireScope(p, id, 'read');
+    const room = await mustRoom(ctx, id);
+    const from = parseVersion(url.searchParams.get('from') ?? '0', '/from');
+    const to = parseVersion(url.searchParams.get('to') ?? String(room.committedVersion), '/to');
+    if (from > room.committedVersion || to > room.committedVersion) throw new HttpError('NOT_FOUND', `The head is version ${room.committedVersion}.`);
+    const [a, b] = await Promise.all([loadDraftAt(ctx.store, id, from), loadDraftAt(ctx.store, id, to)]);
+    sendJson(res, 200, { from, to, patch: jsonpatch.compare(a.draft, b.draft) });
+  });
+
+  router.on('GET', '/v1/drafts/:id/versions', async ({ req, res, params }) => {
+    const p = await ctx.auth.fromRequest(req);
+    const id = params['id']!;
+    requireScope(p, id, 'read');
+    await mustRoom(ctx, id);
+    sendJson(res, 200, { versions: await listVersions(ctx, id) });
+  });
+}
+
+/** The draft as committed: in-flight (unacknowledged) steps are taken back out of a copy. */
+export function committedSnapshot(room: Room): { draft: Room['draft']; version: number } {
+  return room.committedView();
+}
+
+export async function mustRoom(ctx: Ctx, id: string): Promise<Room> {
+  const room = await ctx.rooms.get(id);
+  if (!room) throw new HttpError('NOT_FOUND', `No draft "${id}" (or no access to it).`);
+  return room;
+}
+
+export function parseVersion(v: string, path: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new HttpError('BAD_REQUEST', `${path.slice(1)} must be a non-negative integer.`, { path });
+  return n;
+}
+
+/** Snapshots (the checkpoints) and, until there are any, the log's turn boundaries. */
+async function listVersions(ctx: Ctx, id: string): Promise<VersionEntry[]> {
+  const snaps = await ctx.store.listSnapshots(id);
+  const out: VersionEntry[] = snaps.map((s) => ({ version: s.version, kind: 'snapshot', at: s.createdAt.toISOString(), reason: s.reason }));
+  const after = snaps.length > 0 ? Math.max(...snaps.map((s) => s.version)) : 0;
+  const steps = await ctx.store.readSteps(id, { after, limit: 10_000 });
+  for (let i = 0; i < steps.length; i++) {
+    const s = steps[i]!;
+    const next = steps[i + 1];
+    const boundary = !next || next.turnId !== s.turnId || s.turnId === null;
+    if (boundary) out.push({ version: s.version, kind: 'turn', at: s.createdAt.toISOString(), turnId: s.turnId, actor: s.actor });
+  }
+  return out.sort((a, b) => a.version - b.version);
+}
+
+export type { Principal };

@@ -1,0 +1,61 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ErrorCode } from '@weft/core';
+import type { ErrorPayload } from '@weft/core';
+
+export class HttpError extends Error {
+  readonly code: ErrorCode;
+  readonly extra: Record<string, unknown>;
+  constructor(code: ErrorCode, message?: string, extra: Record<string, unknown> = {}) {
+    super(message ?? ErrorCode[code].message);
+    this.code = code;
+    this.extra = extra;
+  }
+}
+
+const SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'cache-control': 'no-store',
+};
+
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+export function sendError(res: ServerResponse, e: HttpError): void {
+  const payload: ErrorPayload = { code: e.code, message: e.message, ...e.extra };
+  const headers: Record<string, string> = {};
+  const retry = e.extra['retryAfterMs'];
+  if (typeof retry === 'number') headers['retry-after'] = String(Math.max(1, Math.ceil(retry / 1000)));
+  const text = JSON.stringify({ error: payload });
+  res.writeHead(ErrorCode[e.code].status, { ...SECURITY_HEADERS, ...headers, 'content-type': 'application/json; charset=utf-8' });
+  res.end(text);
+}
+
+/** Reads a JSON body with a hard size cap; malformed or oversized input is a typed error. */
+export async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > maxBytes) throw new HttpError('PAYLOAD_TOO_LARGE', `The body is ${declared} bytes; the limit is ${maxBytes}.`, { limit: maxBytes });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) {
+      req.resume();
+      throw new HttpError('PAYLOAD_TOO_LARGE', `The body exceeds ${maxBytes} bytes.`, { limit: maxBytes });
+    }
+    chunks.push(chunk as Buffer);
+  }
+  if (size === 0) return {};
+  const text = Buffer.concat(chunks).toString('utf8');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new HttpError('MALFORMED_JSON', `The body is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,108 @@
+import type { ServerResponse } from 'node:http';
+import type { AgUiEvent } from '@weft/protocol';
+
+interface Client {
+  res: ServerResponse;
+  lastVersion: number;
+  /** While the backlog is read from the log, live frames wait here in version order. */
+  held: { version: number | null; frame: string }[] | null;
+}
+
+export interface SseHandle {
+  /** Ends buffering: frames held for versions > `sentVersion` are written, then live. */
+  release(sentVersion: number): void;
+  remove(): void;
+}
+
+/**
+ * Server-sent AG-UI events per draft. `id:` is the draft version, so a reconnecting client's
+ * Last-Event-ID resumes from the log with no gap. Slow clients are buffered by Node's stream;
+ * a client whose buffer passes the limit is dropped and reconnects with Last-Event-ID.
+ */
+export class SseHub {
+  private readonly clients = new Map<string, Set<Client>>();
+  private static readonly MAX_BUFFER = 4 * 1024 * 1024;
+
+  get count(): number {
+    let n = 0;
+    for (const set of this.clients.values()) n += set.size;
+    return n;
+  }
+
+  has(draftId: string): boolean {
+    return (this.clients.get(draftId)?.size ?? 0) > 0;
+  }
+
+  open(res: ServerResponse): void {
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    res.write('retry: 1000\n\n');
+  }
+
+  /** Registers a client after its backlog was written; it receives versions > lastVersion. */
+  add(draftId: string, res: ServerResponse, lastVersion: number, buffering = false): SseHandle {
+    const c: Client = { res, lastVersion, held: buffering ? [] : null };
+    let set = this.clients.get(draftId);
+    if (!set) this.clients.set(draftId, (set = new Set()));
+    set.add(c);
+    const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+    keepAlive.unref();
+    const remove = (): void => {
+      clearInterval(keepAlive);
+      set.delete(c);
+      if (set.size === 0) this.clients.delete(draftId);
+    };
+    res.on('close', remove);
+    return {
+      remove,
+      release: (sent: number): void => {
+        const held = c.held ?? [];
+        c.held = null;
+        c.lastVersion = sent;
+        for (const h of held) {
+          if (h.version !== null && h.version <= c.lastVersion) continue;
+          res.write(h.frame);
+          if (h.version !== null) c.lastVersion = h.version;
+        }
+      },
+    };
+  }
+
+  /** Sends one committed version's events to every client of the draft. */
+  publish(draftId: string, version: number | null, events: AgUiEvent[]): void {
+    const set = this.clients.get(draftId);
+    if (!set) return;
+    const frame = formatEvents(version, events);
+    for (const c of set) {
+      if (c.held) {
+        c.held.push({ version, frame });
+        continue;
+      }
+      if (version !== null && version <= c.lastVersion) continue;
+      if (c.res.writableLength > SseHub.MAX_BUFFER) {
+        c.res.destroy();
+        continue;
+      }
+      c.res.write(frame);
+      if (version !== null) c.lastVersion = version;
+    }
+  }
+
+  closeAll(): void {
+    for (const set of this.clients.values()) for (const c of set) c.res.end();
+    this.clients.clear();
+  }
+}
+
+export function formatEvents(version: number | null, events: AgUiEvent[]): string {
+  let out = '';
+  for (const ev of events) {
+    if (version !== null) out += `id: ${version}\n`;
+    out += `event: ${ev.type}\ndata: ${JSON.stringify(ev)}\n\n`;
+  }
+  return out;
+}

@@ -1,0 +1,45 @@
+import { runFinished, runStarted } from '@weft/protocol';
+import type { AgUiEvent } from '@weft/protocol';
+
+interface OpenTurn { draftId: string; actor: string; startedAt: number; steps: number; ops: number; repairs: number; refused: number; lastVersion: number }
+
+/**
+ * Agent turns: RUN_STARTED before the first step of a turn, RUN_FINISHED when it is finished
+ * (explicitly, or when its session closes). Counts feed the per-turn audit.
+ */
+export class Turns {
+  private readonly open = new Map<string, OpenTurn>();
+
+  /** Events to emit before a step of `turnId` (RUN_STARTED the first time the turn is seen). */
+  begin(draftId: string, turnId: string, actor: string, version: number, now: number): AgUiEvent[] {
+    const key = `${draftId}/${turnId}`;
+    if (this.open.has(key)) return [];
+    this.open.set(key, { draftId, actor, startedAt: now, steps: 0, ops: 0, repairs: 0, refused: 0, lastVersion: version });
+    return [runStarted(draftId, turnId, { version, actor, turnId }, now)];
+  }
+
+  record(draftId: string, turnId: string, version: number, ops: number, repairs: number, refused: number): void {
+    const t = this.open.get(`${draftId}/${turnId}`);
+    if (!t) return;
+    t.steps++;
+    t.ops += ops;
+    t.repairs += repairs;
+    t.refused += refused;
+    t.lastVersion = version;
+  }
+
+  finish(draftId: string, turnId: string, now: number): { events: AgUiEvent[]; summary: Record<string, number> } | null {
+    const key = `${draftId}/${turnId}`;
+    const t = this.open.get(key);
+    if (!t) return null;
+    this.open.delete(key);
+    const summary = { steps: t.steps, ops: t.ops, repairs: t.repairs, refused: t.refused, durationMs: now - t.startedAt, lastVersion: t.lastVersion };
+    return { events: [runFinished(draftId, turnId, summary, { version: t.lastVersion, actor: t.actor, turnId }, now)], summary };
+  }
+
+  openFor(draftId: string): string[] {
+    const out: string[] = [];
+    for (const [k, t] of this.open) if (t.draftId === draftId) out.push(k.slice(draftId.length + 1));
+    return out;
+  }
+}

@@ -1,0 +1,79 @@
+import { applyOpsUnchecked, emptyDraft } from '@weft/core';
+import type { Draft } from '@weft/core';
+import type { EventStore } from '@weft/store';
+import { Room } from './room.ts';
+import type { RoomOptions } from './room.ts';
+
+/**
+ * Owns the rooms of this node: one per draft, loaded from the latest snapshot plus the log
+ * tail, and evicted when idle. Concurrent opens of one draft share one load.
+ */
+export class RoomManager {
+  private readonly rooms = new Map<string, Room>();
+  private readonly loading = new Map<string, Promise<Room | null>>();
+  private readonly store: EventStore;
+  private readonly roomOptions: RoomOptions;
+
+  constructor(store: EventStore, roomOptions: RoomOptions) {
+    this.store = store;
+    this.roomOptions = roomOptions;
+  }
+
+  get size(): number {
+    return this.rooms.size;
+  }
+
+  peek(draftId: string): Room | undefined {
+    return this.rooms.get(draftId);
+  }
+
+  /** The room of a draft, or null when the draft does not exist. */
+  async get(draftId: string): Promise<Room | null> {
+    const room = this.rooms.get(draftId);
+    if (room) return room;
+    let p = this.loading.get(draftId);
+    if (!p) {
+      p = this.load(draftId).finally(() => this.loading.delete(draftId));
+      this.loading.set(draftId, p);
+    }
+    return p;
+  }
+
+  private async load(draftId: string): Promise<Room | null> {
+    const meta = await this.store.getDraft(draftId);
+    if (!meta) return null;
+    const { draft, version } = await loadDraftAt(this.store, draftId, meta.headVersion);
+    const room = new Room(draftId, draft, version, meta.epoch, this.roomOptions);
+    this.rooms.set(draftId, room);
+    return room;
+  }
+
+  /** Drops rooms idle for longer than `idleMs` (their state lives in the log). */
+  evictIdle(idleMs: number, now: number, keep: (draftId: string) => boolean): number {
+    let n = 0;
+    for (const [id, room] of this.rooms) {
+      if (room.idle && now - room.lastActivity > idleMs && !keep(id)) {
+        this.rooms.delete(id);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  async drainAll(): Promise<void> {
+    await Promise.all([...this.rooms.values()].map((r) => r.drain()));
+  }
+}
+
+/** Any version of a draft: the latest snapshot at or below it, plus the log up to it. */
+export async function loadDraftAt(store: EventStore, draftId: string, upTo: number): Promise<{ draft: Draft; version: number }> {
+  const snap = await store.latestSnapshot(draftId, upTo);
+  const draft: Draft = snap ? (structuredClone(snap.doc) as Draft) : emptyDraft(draftId);
+  let version = snap ? snap.version : 0;
+  const rows = await store.readOpsText(draftId, version, upTo);
+  for (const row of rows) {
+    applyOpsUnchecked(draft, JSON.parse(row.opsText));
+    version = row.version;
+  }
+  return { draft, version };
+}

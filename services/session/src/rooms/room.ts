@@ -1,0 +1,277 @@
+import { applyOpsUnchecked, applyStep } from '@weft/core';
+import type { Draft } from '@weft/core';
+import type { EventStore, NewStep, StoredStep } from '@weft/store';
+import { TokenBucket } from './rate-limit.ts';
+import type { Actor, CommittedStep, RoomError, StepKind, StepResult, SubmitOutcome, SubmitRequest } from './types.ts';
+
+export interface RoomOptions {
+  store: EventStore;
+  now: () => number;
+  opsPerTurn: number;
+  opsPerSecond: number;
+  maxBatch: number;
+  /** Called once per committed batch, in version order, after COMMIT returned. */
+  onCommitted: (steps: CommittedStep[]) => void;
+}
+
+interface Pending {
+  step: CommittedStep;
+  bodyHash: string;
+  result: StepResult;
+  done: Promise<SubmitOutcome>;
+  resolve: (o: SubmitOutcome) => void;
+}
+
+/**
+ * One draft's room: the materialized draft and the serialized pipeline.
+ *
+ * The pipeline section (checks → applyStep on the in-memory mirror) is synchronous, so steps
+ * are ordered without a mutex. Validated steps queue for group commit: while one batch is in
+ * COMMIT, the next steps validate against the mirror (which already includes the in-flight
+ * ones) and wait for the following batch. An op is acknowledged only after its batch commits;
+ * if a batch fails, every uncommitted step is rolled back from the mirror by its inverse, in
+ * reverse order, and refused with the error: nothing unacknowledged is ever served as truth.
+ */
+export class Room {
+  readonly draftId: string;
+  readonly draft: Draft;
+  /** Version of the mirror, including steps still in flight. */
+  version: number;
+  /** Highest version known committed. */
+  committedVersion: number;
+  epoch: number;
+  lastActivity: number;
+  private readonly opts: RoomOptions;
+  private readonly pending: Pending[] = [];
+  private inflight: Pending[] | null = null;
+  private readonly byOpId = new Map<string, Pending>();
+  private readonly turnOps = new Map<string, number>();
+  private readonly buckets = new Map<string, TokenBucket>();
+  private flushScheduled = false;
+
+  constructor(draftId: string, draft: Draft, version: number, epoch: number, opts: RoomOptions) {
+    this.draftId = draftId;
+    this.draft = draft;
+    this.version = version;
+    this.committedVersion = version;
+    this.epoch = epoch;
+    this.opts = opts;
+    this.lastActivity = opts.now();
+  }
+
+  get idle(): boolean {
+    return this.pending.length === 0 && this.inflight === null;
+  }
+
+  /** Runs one step through the pipeline and resolves once it is committed (or refused). */
+  async submit(req: SubmitRequest): Promise<SubmitOutcome> {
+    this.lastActivity = this.opts.now();
+    const known = await this.lookup(req.opId);
+    if (known) return this.replay(known, req);
+    if (req.turnId) await this.loadTurnCount(req.turnId);
+
+    // Synchronous from here to the push: nothing can interleave.
+    const again = this.byOpId.get(req.opId);
+    if (again) return this.replayPending(again, req);
+    if (req.baseVersion !== undefined && req.baseVersion !== this.version) {
+      return fail({ code: 'VERSION_CONFLICT', message: `baseVersion ${req.baseVersion} is not the current version ${this.version}; re-read the draft and rebase.`, currentVersion: this.version });
+    }
+    const budget = this.checkBudgets(req);
+    if (budget) return fail(budget);
+
+    const res = applyStep(this.draft, req.ops);
+    if (req.atomic && res.refused.length > 0) {
+      applyOpsUnchecked(this.draft, res.inverse);
+      const first = res.refused[0]!;
+      return fail({ code: 'VALIDATION_FAILED', message: first.message, path: first.path, rule: first.rule, refused: res.refused });
+    }
+    if (res.applied.length === 0) {
+      return { ok: true, value: { version: this.version, applied: [], repairs: res.notes, refused: res.refused } };
+    }
+    if (req.turnId) this.turnOps.set(req.turnId, (this.turnOps.get(req.turnId) ?? 0) + res.applied.length);
+    this.version += 1;
+    const step: CommittedStep = {
+      draftId: this.draftId,
+      version: this.version,
+      opId: req.opId,
+      actor: req.actor,
+      sessionId: req.sessionId ?? null,
+      turnId: req.turnId ?? null,
+      ops: res.applied,
+      inverse: res.inverse,
+      notes: res.notes,
+      refused: res.refused,
+      kind: req.kind ?? 'do',
+      undoOf: req.undoOf ?? [],
+      yUpdate: req.yUpdate ?? null,
+      createdAt: this.opts.now(),
+    };
+    const result: StepResult = { version: step.version, applied: res.applied, repairs: res.notes, refused: res.refused };
+    let resolve!: (o: SubmitOutcome) => void;
+    const done = new Promise<SubmitOutcome>((r) => { resolve = r; });
+    const p: Pending = { step, bodyHash: req.bodyHash, result, done, resolve };
+    this.pending.push(p);
+    this.byOpId.set(req.opId, p);
+    this.scheduleFlush();
+    return done;
+  }
+
+  /** The in-memory idempotency window, then the durable one (UNIQUE(draft_id, op_id)). */
+  private async lookup(opId: string): Promise<Pending | StoredStep | null> {
+    const mem = this.byOpId.get(opId);
+    if (mem) return mem;
+    return this.opts.store.findByOpId(this.draftId, opId);
+  }
+
+  private async replay(known: Pending | StoredStep, req: SubmitRequest): Promise<SubmitOutcome> {
+    if ('done' in known) return this.replayPending(known, req);
+    if (known.bodyHash !== req.bodyHash) return fail(idempotencyConflict(req.opId));
+    return { ok: true, value: { version: known.version, applied: known.ops, repairs: known.notes, refused: known.refused, replayed: true } };
+  }
+
+  private async replayPending(p: Pending, req: SubmitRequest): Promise<SubmitOutcome> {
+    if (p.bodyHash !== req.bodyHash) return fail(idempotencyConflict(req.opId));
+    const o = await p.done;
+    return o.ok ? { ok: true, value: { ...o.value, replayed: true } } : o;
+  }
+
+  private checkBudgets(req: SubmitRequest): RoomError | null {
+    const count = req.ops.length;
+    if (req.turnId) {
+      const used = this.turnOps.get(req.turnId) ?? 0;
+      if (used + count > this.opts.opsPerTurn) {
+        return { code: 'BUDGET_EXCEEDED', message: `Turn ${req.turnId} has used ${used} of its ${this.opts.opsPerTurn} ops; this step needs ${count}. Finish the turn and start a new one.`, used, limit: this.opts.opsPerTurn };
+      }
+    }
+    if (req.actor.kind !== 'admin' && req.kind !== 'undo' && req.kind !== 'redo') {
+      const key = req.sessionId ?? `actor:${req.actor.id}`;
+      let bucket = this.buckets.get(key);
+      if (!bucket) {
+        bucket = new TokenBucket(this.opts.opsPerSecond, this.opts.now());
+        this.buckets.set(key, bucket);
+      }
+      const wait = bucket.take(count, this.opts.now());
+      if (wait > 0) {
+        return { code: 'RATE_LIMITED', message: `More than ${this.opts.opsPerSecond} ops per second in this session; retry after ${wait} ms with the same opId.`, retryAfterMs: wait };
+      }
+    }
+    return null;
+  }
+
+  private async loadTurnCount(turnId: string): Promise<void> {
+    if (this.turnOps.has(turnId)) return;
+    const n = await this.opts.store.turnOpCount(this.draftId, turnId);
+    if (!this.turnOps.has(turnId)) this.turnOps.set(turnId, n);
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled || this.inflight) return;
+    this.flushScheduled = true;
+    // setImmediate lets every submit that arrived in this turn of the loop join the batch.
+    setImmediate(() => {
+      this.flushScheduled = false;
+      void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    if (this.inflight || this.pending.length === 0) return;
+    const batch = this.pending.splice(0, this.opts.maxBatch);
+    this.inflight = batch;
+    const expected = batch[0]!.step.version - 1;
+    let error: RoomError | null = null;
+    let stored: StoredStep[] = [];
+    try {
+      const r = await this.opts.store.append(this.draftId, expected, batch.map((p) => toNewStep(p)));
+      if (r.ok) stored = r.value;
+      else if (r.error.code === 'VERSION_CONFLICT') {
+        error = { code: 'VERSION_CONFLICT', message: 'The draft was changed by another writer; retry with the same opId.', currentVersion: r.error.currentVersion };
+      } else {
+        error = idempotencyConflict(r.error.opId);
+      }
+    } catch (e) {
+      error = { code: 'UNAVAILABLE', message: `The event log is unavailable (${(e as Error).message}); nothing was stored — retry with the same opId.` };
+    }
+    this.inflight = null;
+    if (error) {
+      this.rollback(batch, error);
+      return;
+    }
+    this.committedVersion = batch[batch.length - 1]!.step.version;
+    stored.forEach((s, i) => { batch[i]!.step.createdAt = s.createdAt.getTime(); });
+    for (const p of batch) p.resolve({ ok: true, value: p.result });
+    // Keep completed steps in the window only briefly: the durable check covers the rest.
+    this.trimOpIds();
+    try {
+      this.opts.onCommitted(batch.map((p) => p.step));
+    } finally {
+      if (this.pending.length > 0) this.scheduleFlush();
+    }
+  }
+
+  /** Undo every uncommitted step (the failed batch and all queued after it), newest first. */
+  private rollback(batch: Pending[], error: RoomError): void {
+    const all = [...batch, ...this.pending.splice(0)];
+    for (let i = all.length - 1; i >= 0; i--) {
+      const p = all[i]!;
+      applyOpsUnchecked(this.draft, p.step.inverse);
+      if (p.step.turnId) this.turnOps.set(p.step.turnId, (this.turnOps.get(p.step.turnId) ?? 0) - p.step.ops.length);
+      this.byOpId.delete(p.step.opId);
+    }
+    this.version = this.committedVersion;
+    for (const p of all) p.resolve(fail(error));
+  }
+
+  private trimOpIds(): void {
+    if (this.byOpId.size < 4096) return;
+    for (const [id, p] of this.byOpId) {
+      if (p.step.version <= this.committedVersion) this.byOpId.delete(id);
+      if (this.byOpId.size < 2048) break;
+    }
+  }
+
+  /** A copy of the draft as committed: in-flight steps are taken back out, newest first. */
+  committedView(): { draft: Draft; version: number } {
+    const draft = structuredClone(this.draft);
+    const uncommitted = [...(this.inflight ?? []), ...this.pending];
+    for (let i = uncommitted.length - 1; i >= 0; i--) applyOpsUnchecked(draft, uncommitted[i]!.step.inverse);
+    return { draft, version: this.committedVersion };
+  }
+
+  /** Waits for every queued step to commit (for shutdown and tests). */
+  async drain(): Promise<void> {
+    while (this.inflight || this.pending.length > 0) {
+      const last = this.pending[this.pending.length - 1] ?? this.inflight?.[this.inflight.length - 1];
+      if (last) await last.done;
+    }
+  }
+}
+
+function toNewStep(p: Pending): NewStep {
+  const s = p.step;
+  return {
+    opId: s.opId,
+    bodyHash: p.bodyHash,
+    actor: s.actor.id,
+    actorKind: s.actor.kind,
+    sessionId: s.sessionId,
+    turnId: s.turnId,
+    ops: s.ops,
+    inverse: s.inverse,
+    notes: s.notes,
+    refused: s.refused,
+    yUpdate: s.yUpdate,
+    kind: s.kind,
+    undoOf: s.undoOf,
+  };
+}
+
+function fail(error: RoomError): { ok: false; error: RoomError } {
+  return { ok: false, error };
+}
+
+function idempotencyConflict(opId: string): RoomError {
+  return { code: 'IDEMPOTENCY_CONFLICT', message: `opId "${opId}" was already used with a different body; use a new opId for a new change.`, opId };
+}
+
+export type { Actor, StepKind };

@@ -1,0 +1,162 @@
+import { WeftError, WeftHttpClient } from '@weft/client';
+import type { AgUiEvent } from '@weft/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addSectionOps, startTestSession } from './helpers.ts';
+import type { TestSession } from './helpers.ts';
+
+const titleOp = (v: string) => [{ op: 'replace', path: '/sections/hero/components/title/props/text', value: v }];
+
+async function failure(p: Promise<unknown>): Promise<WeftError> {
+  const e = await p.then(() => null, (x: unknown) => x);
+  expect(e).toBeInstanceOf(WeftError);
+  return e as WeftError;
+}
+
+describe('session API', () => {
+  let s: TestSession;
+  beforeAll(async () => {
+    s = await startTestSession({ opsPerSecond: 20, opsPerTurn: 30 });
+    await s.admin.createDraft('page', 'Page');
+    await s.admin.submit('page', { opId: 'seed', ops: addSectionOps('hero') });
+  });
+  afterAll(async () => s.close());
+
+  describe('auth', () => {
+    it('no token, no data', async () => {
+      const res = await fetch(`${s.url}/v1/drafts/page`);
+      expect(res.status).toBe(401);
+      expect((await res.json()).error.code).toBe('UNAUTHORIZED');
+    });
+    it('a read token can read but never write', async () => {
+      const r = await s.as('reader', { page: ['read'] });
+      expect((await r.getDraft('page')).id).toBe('page');
+      const e = await failure(r.submit('page', { opId: 'x', ops: titleOp('no') }));
+      expect(e.code).toBe('FORBIDDEN');
+      expect(e.status).toBe(403);
+    });
+    it('a token for another draft learns nothing about this one (404, not 403)', async () => {
+      const r = await s.as('other', { elsewhere: ['write'] });
+      expect((await failure(r.getDraft('page'))).code).toBe('NOT_FOUND');
+    });
+    it('a bogus token is refused', async () => {
+      const r = new WeftHttpClient(s.url, 'wft_not-a-token');
+      expect((await failure(r.getDraft('page'))).code).toBe('UNAUTHORIZED');
+    });
+    it('only admin mints tokens', async () => {
+      const r = await s.as('human', { '*': ['write'] });
+      expect((await failure(r.mintToken({ actor: { id: 'x', kind: 'agent' }, scopes: {} }))).code).toBe('FORBIDDEN');
+    });
+  });
+
+  describe('bad input gets a typed error and the server stays up', () => {
+    it('malformed JSON', async () => {
+      const e = await failure(s.admin.request('POST', '/v1/drafts/page/ops', '{"opId":'));
+      expect(e.code).toBe('MALFORMED_JSON');
+    });
+    it('wrong envelope', async () => {
+      expect((await failure(s.admin.request('POST', '/v1/drafts/page/ops', { ops: [] }))).code).toBe('BAD_REQUEST');
+      expect((await failure(s.admin.request('POST', '/v1/drafts/page/ops', { opId: 'a b', ops: [{}] }))).payload.path).toBe('/opId');
+    });
+    it('an oversized body', async () => {
+      const big = { opId: 'big', ops: [{ op: 'replace', path: '/title', value: 'x'.repeat(600 * 1024) }] };
+      expect((await failure(s.admin.request('POST', '/v1/drafts/page/ops', big))).code).toBe('PAYLOAD_TOO_LARGE');
+    });
+    it('invalid ops are refused per op with code, rule, pointer and message; valid ones in the same step apply', async () => {
+      const r = await s.admin.submit('page', { opId: 'mixed', ops: [
+        { op: 'replace', path: '/sections/hero/components/title/props/level', value: 'huge' },
+        { op: 'add', path: '/__proto__/polluted', value: 1 },
+        { op: 'replace', path: '/title', value: 'Mixed' },
+      ] });
+      expect(r.applied).toEqual([{ op: 'replace', path: '/title', value: 'Mixed' }]);
+      expect(r.refused.map((x) => [x.index, x.code])).toEqual([[0, 'VALIDATION_FAILED'], [1, 'VALIDATION_FAILED']]);
+      expect(r.refused[1]!.rule).toBe('forbidden_segment');
+      for (const x of r.refused) expect(x.message.length).toBeGreaterThan(10);
+      expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+      const res = await fetch(`${s.url}/healthz`);
+      expect(res.status).toBe(200);
+    });
+  });
+
+  describe('budgets', () => {
+    it('more than opsPerSecond in a session → RATE_LIMITED with Retry-After', async () => {
+      const c = await s.as('fast-agent', { page: ['write'] }, 'agent');
+      const { sessionId } = await c.openSession('page');
+      const results = await Promise.allSettled(Array.from({ length: 21 }, (_, i) => c.submit('page', { opId: `rl-${i}`, sessionId, ops: titleOp(`r${i}`) })));
+      const limited = results.filter((r) => r.status === 'rejected' && (r.reason as WeftError).code === 'RATE_LIMITED');
+      expect(limited.length).toBeGreaterThanOrEqual(1);
+      expect(results.filter((r) => r.status === 'fulfilled').length).toBe(20);
+    });
+    it('op 31 of a 30-op turn → BUDGET_EXCEEDED, and the count survives a restart', async () => {
+      const c = await s.as('turn-agent', { page: ['write'] }, 'agent');
+      const ops = Array.from({ length: 10 }, (_, i) => titleOp(`t${i}`)[0]);
+      await c.submit('page', { opId: 'turn-a', turnId: 'turn-1', ops });
+      await c.submit('page', { opId: 'turn-b', turnId: 'turn-1', ops: ops.slice(0, 9) });
+      await s.restart();
+      const again = new WeftHttpClient(s.url, c.token);
+      await again.submit('page', { opId: 'turn-c', turnId: 'turn-1', ops: ops.slice(0, 1) });
+      const e = await failure(again.submit('page', { opId: 'turn-d', turnId: 'turn-1', ops: ops.slice(0, 1) }));
+      expect(e.code).toBe('BUDGET_EXCEEDED');
+      expect(e.status).toBe(429);
+    });
+  });
+
+  describe('undo and redo from the log', () => {
+    it('undo restores the actor’s own last change; redo re-applies it', async () => {
+      const alice = await s.as('alice', { page: ['write'] });
+      await alice.submit('page', { opId: 'al-1', ops: titleOp('Alice 1') });
+      await alice.submit('page', { opId: 'al-2', ops: titleOp('Alice 2') });
+      await alice.undo('page');
+      expect(title(await s.admin.getDraft('page'))).toBe('Alice 1');
+      await alice.redo('page');
+      expect(title(await s.admin.getDraft('page'))).toBe('Alice 2');
+    });
+    it('an undo that would clobber someone else’s later change reports UNDO_CONFLICT', async () => {
+      const alice = await s.as('alice2', { page: ['write'] });
+      const bob = await s.as('bob', { page: ['write'] });
+      await alice.submit('page', { opId: 'al2-1', ops: titleOp('Alice') });
+      await bob.submit('page', { opId: 'bob-1', ops: titleOp('Bob') });
+      const e = await failure(alice.undo('page'));
+      expect(e.code).toBe('UNDO_CONFLICT');
+      expect(title(await s.admin.getDraft('page'))).toBe('Bob');
+    });
+    it('nothing to undo', async () => {
+      const carol = await s.as('carol', { page: ['write'] });
+      expect((await failure(carol.undo('page'))).code).toBe('NOTHING_TO_UNDO');
+    });
+  });
+
+  describe('SSE stream of AG-UI events', () => {
+    it('STATE_SNAPSHOT first, then STATE_DELTA per version; Last-Event-ID resumes with no gap', async () => {
+      const ac = new AbortController();
+      const seen: { version: number | null; event: AgUiEvent }[] = [];
+      const reader = (async () => {
+        for await (const e of s.admin.stream('page', { signal: ac.signal })) {
+          seen.push(e);
+          if (seen.filter((x) => x.event.type === 'STATE_DELTA').length >= 3) break;
+        }
+      })();
+      await new Promise((r) => setTimeout(r, 100));
+      const start = (await s.admin.getDraft('page')).version;
+      for (let i = 0; i < 3; i++) await s.admin.submit('page', { opId: `sse-${i}`, ops: titleOp(`s${i}`) });
+      await reader;
+      ac.abort();
+      expect(seen[0]!.event.type).toBe('STATE_SNAPSHOT');
+      const deltas = seen.filter((x) => x.event.type === 'STATE_DELTA');
+      expect(deltas.map((d) => d.version)).toEqual([start + 1, start + 2, start + 3]);
+
+      // Resume from the first delta: the next two come from the log, in order, then live.
+      const ac2 = new AbortController();
+      const resumed: number[] = [];
+      for await (const e of s.admin.stream('page', { lastEventId: start + 1, signal: ac2.signal })) {
+        if (e.event.type === 'STATE_DELTA') resumed.push(e.version!);
+        if (resumed.length === 2) break;
+      }
+      ac2.abort();
+      expect(resumed).toEqual([start + 2, start + 3]);
+    });
+  });
+});
+
+function title(d: { draft: { sections: Record<string, { components: Record<string, { props?: Record<string, unknown> }> }> } }): unknown {
+  return d.draft.sections['hero']!.components['title']!.props!['text'];
+}
