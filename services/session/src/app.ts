@@ -9,7 +9,7 @@ import { Auth } from './http/auth.ts';
 import { registerAdmin } from './http/admin.ts';
 import { registerDrafts } from './http/drafts.ts';
 import { registerOps } from './http/ops.ts';
-import { HttpError, sendError, sendJson } from './http/respond.ts';
+import { HttpError, sendError } from './http/respond.ts';
 import { Router } from './http/router.ts';
 import { registerStream } from './http/stream.ts';
 import { SessionManager } from './live/sessions.ts';
@@ -18,6 +18,23 @@ import { Turns } from './live/turns.ts';
 import { Metrics } from './metrics.ts';
 import { RoomManager } from './rooms/room-manager.ts';
 import type { CommittedStep } from './rooms/types.ts';
+
+/**
+ * Other doors plug into the session process through extensions (the Yjs WebSocket, MCP, the
+ * preview pages in the all-in-one launcher): routes, WebSocket upgrades, and commit listeners.
+ */
+export interface Extension {
+  name: string;
+  register(api: ExtensionApi): void;
+  close?(): Promise<void>;
+}
+export interface ExtensionApi {
+  ctx: Ctx;
+  router: Router;
+  /** Return true when the upgrade was handled. */
+  onUpgrade(fn: (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean): void;
+  onCommitted(fn: (steps: CommittedStep[]) => void): void;
+}
 
 export interface App {
   ctx: Ctx;
@@ -32,7 +49,7 @@ export interface App {
 }
 
 /** Builds the session service without listening (CONVENTIONS.md §3: build apart from listen). */
-export function build(deps: Deps, config: SessionConfig): App {
+export function build(deps: Deps, config: SessionConfig, extensions: Extension[] = []): App {
   const now = deps.now ?? Date.now;
   const log = deps.log ?? consoleLogger;
   const metrics = new Metrics();
@@ -106,6 +123,9 @@ export function build(deps: Deps, config: SessionConfig): App {
   registerStream(router, ctx);
 
   const upgraders: ((req: IncomingMessage, socket: Duplex, head: Buffer) => boolean)[] = [];
+  for (const ext of extensions) {
+    ext.register({ ctx, router, onUpgrade: (fn) => upgraders.push(fn), onCommitted: (fn) => listeners.push(fn) });
+  }
   const sweeper = setInterval(() => {
     void sessions.sweep().catch((e: unknown) => log.warn('session sweep failed', { error: String(e) }));
     rooms.evictIdle(10 * 60_000, now(), (id) => sse.has(id));
@@ -144,8 +164,8 @@ export function build(deps: Deps, config: SessionConfig): App {
       clearInterval(sweeper);
       sse.closeAll();
       await rooms.drainAll();
+      for (const ext of extensions) await ext.close?.();
     },
   };
 }
 
-export { sendJson };

@@ -1,5 +1,12 @@
 export { build } from './app.ts';
-export type { App } from './app.ts';
+export type { App, Extension, ExtensionApi } from './app.ts';
+export type { Ctx } from './context.ts';
+export type { Room } from './rooms/room.ts';
+export type { SubmitRequest, SubmitOutcome, RoomError } from './rooms/types.ts';
+export { HttpError, sendJson, readJson } from './http/respond.ts';
+export type { Router, RequestContext } from './http/router.ts';
+export { can, requireScope } from './http/auth.ts';
+export type { Principal } from './http/auth.ts';
 export { listen } from './main.ts';
 export { parseConfig, options as configOptions } from './config.ts';
 export type { SessionConfig } from './config.ts';

@@ -1,13 +1,13 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { build } from './app.ts';
-import type { App } from './app.ts';
+import type { App, Extension } from './app.ts';
 import type { SessionConfig } from './config.ts';
 import type { Deps } from './context.ts';
 
 /** Starts the session service on an HTTP server; resolves once it listens. */
-export async function listen(deps: Deps, config: SessionConfig): Promise<{ app: App; server: Server; url: string; close(): Promise<void> }> {
-  const app = build(deps, config);
+export async function listen(deps: Deps, config: SessionConfig, extensions: Extension[] = []): Promise<{ app: App; server: Server; url: string; close(): Promise<void> }> {
+  const app = build(deps, config, extensions);
   const server = createServer({ keepAliveTimeout: 65_000 }, app.handle);
   server.on('upgrade', app.upgrade);
   await new Promise<void>((resolve, reject) => {

@@ -69,24 +69,32 @@ export class Room {
     const known = await this.lookup(req.opId);
     if (known) return this.replay(known, req);
     if (req.turnId) await this.loadTurnCount(req.turnId);
-
-    // Synchronous from here to the push: nothing can interleave.
     const again = this.byOpId.get(req.opId);
     if (again) return this.replayPending(again, req);
+    return this.submitNow(req);
+  }
+
+  /**
+   * The synchronous pipeline: checks, applyStep on the mirror, queue for commit — all in the
+   * caller's tick, so nothing interleaves. For doors that need the pipeline to run right after
+   * their own synchronous work (the Yjs guard) and that mint fresh opIds (no durable lookup).
+   */
+  submitNow(req: SubmitRequest): Promise<SubmitOutcome> {
+    this.lastActivity = this.opts.now();
     if (req.baseVersion !== undefined && req.baseVersion !== this.version) {
-      return fail({ code: 'VERSION_CONFLICT', message: `baseVersion ${req.baseVersion} is not the current version ${this.version}; re-read the draft and rebase.`, currentVersion: this.version });
+      return failNow({ code: 'VERSION_CONFLICT', message: `baseVersion ${req.baseVersion} is not the current version ${this.version}; re-read the draft and rebase.`, currentVersion: this.version });
     }
     const budget = this.checkBudgets(req);
-    if (budget) return fail(budget);
+    if (budget) return failNow(budget);
 
     const res = applyStep(this.draft, req.ops);
     if (req.atomic && res.refused.length > 0) {
       applyOpsUnchecked(this.draft, res.inverse);
       const first = res.refused[0]!;
-      return fail({ code: 'VALIDATION_FAILED', message: first.message, path: first.path, rule: first.rule, refused: res.refused });
+      return failNow({ code: 'VALIDATION_FAILED', message: first.message, path: first.path, rule: first.rule, refused: res.refused });
     }
     if (res.applied.length === 0) {
-      return { ok: true, value: { version: this.version, applied: [], repairs: res.notes, refused: res.refused } };
+      return Promise.resolve({ ok: true, value: { version: this.version, applied: [], repairs: res.notes, refused: res.refused } });
     }
     if (req.turnId) this.turnOps.set(req.turnId, (this.turnOps.get(req.turnId) ?? 0) + res.applied.length);
     this.version += 1;
@@ -264,6 +272,10 @@ function toNewStep(p: Pending): NewStep {
     kind: s.kind,
     undoOf: s.undoOf,
   };
+}
+
+function failNow(error: RoomError): Promise<SubmitOutcome> {
+  return Promise.resolve(fail(error));
 }
 
 function fail(error: RoomError): { ok: false; error: RoomError } {
