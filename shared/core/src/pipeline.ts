@@ -1,0 +1,370 @@
+// The op pipeline (RFC §6): shape → pointer safety → policy → repair → apply to the mutable
+// draft → validate only what the op touched → keep, hold, or undo and refuse. Mutates in place.
+import { applyParsed } from './apply.ts';
+import { defaultCatalog } from './catalog/catalog.ts';
+import type { Catalog } from './catalog/types.ts';
+import { checkCondition } from './conditions.ts';
+import type { Draft, Op } from './draft.ts';
+import type { Note, Refusal } from './errors.ts';
+import { sanitizeJson } from './json.ts';
+import { HOLDABLE_RULES, checkComponentShape, checkData, checkOrder, checkSectionShell, checkSurfaceTree, componentPath, validateSurface } from './invariants.ts';
+import { Limits } from './limits.ts';
+import { parsePointer } from './pointer.ts';
+import type { Problem } from './problem.ts';
+import { repairOp } from './repair.ts';
+import type { PreparedOp } from './repair.ts';
+
+export interface StepOptions {
+  /** Called per op after the shape and pointer checks; a Refusal refuses the op. */
+  policy?: (op: Op, index: number) => Refusal | null;
+  catalog?: Catalog;
+  /** Ops held at once waiting for a later op (default 3). */
+  maxHeld?: number;
+}
+
+export interface StepResult {
+  /** Ops as applied (after repair), in application order. */
+  applied: Op[];
+  /** Ops that, applied in order, restore the draft as it was before the step. */
+  inverse: Op[];
+  notes: Note[];
+  refused: Refusal[];
+}
+
+const OP_NAMES = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
+
+function refusal(p: Problem, index: number): Refusal {
+  return { code: 'VALIDATION_FAILED', rule: p.rule, path: p.path, message: p.message, index };
+}
+
+/** RFC 6902 shape check plus value limits; returns a clean copy of the op. */
+export function checkOpShape(raw: unknown): { ok: true; op: Op } | { ok: false; error: Problem } {
+  const bad = (message: string, path = ''): { ok: false; error: Problem } => ({ ok: false, error: { rule: 'invalid_op', path, message } });
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return bad('an op must be an object like {"op":"replace","path":"/title","value":"Hi"}');
+  const o = raw as Record<string, unknown>;
+  const name = o['op'];
+  if (typeof name !== 'string' || !OP_NAMES.has(name)) return bad(`"op" must be one of add, remove, replace, move, copy, test; got ${JSON.stringify(name)?.slice(0, 40)}`);
+  const path = o['path'];
+  if (typeof path !== 'string') return bad(`"${name}" needs a string "path" (a JSON Pointer like "/sections/hero/components/root")`);
+  if (path.length > 2048) return { ok: false, error: { rule: 'value_too_large', path: '', message: 'path is longer than 2048 chars' } };
+  if (name === 'move' || name === 'copy') {
+    const from = o['from'];
+    if (typeof from !== 'string') return bad(`"${name}" needs a string "from" pointer`, path);
+    if (from.length > 2048) return { ok: false, error: { rule: 'value_too_large', path, message: 'from is longer than 2048 chars' } };
+    return { ok: true, op: { op: name, from, path } };
+  }
+  if (name === 'remove') return { ok: true, op: { op: 'remove', path } };
+  if (!Object.hasOwn(o, 'value') || o['value'] === undefined) return bad(`"${name}" needs a "value"`, path);
+  const v = sanitizeJson(o['value']);
+  if (!v.ok) return { ok: false, error: { rule: v.error.rule, path: path + v.error.at, message: v.error.message } };
+  // Size: only values of some bulk need the exact measure.
+  const value = v.value;
+  if (value !== null && typeof value === 'object' || typeof value === 'string' && value.length > 1024) {
+    const n = JSON.stringify(value).length + path.length;
+    if (n > Limits.maxOpBytes) return { ok: false, error: { rule: 'value_too_large', path, message: `the op is ${n} bytes of JSON, more than ${Limits.maxOpBytes}; split it into smaller ops` } };
+  }
+  return { ok: true, op: { op: name as 'add' | 'replace' | 'test', path, value } };
+}
+
+type Check = { k: 'title' } | { k: 'order' } | { k: 'all' } | { k: 'section'; sid: string } | { k: 'shell'; sid: string } | { k: 'data'; sid: string }
+  | { k: 'tree'; sid: string } | { k: 'component'; sid: string; cid: string } | { k: 'props'; sid: string; cid: string } | { k: 'visible'; sid: string; cid: string };
+
+/** What must be re-checked after an op at `segs`. null = the path is outside the draft model. */
+function checksFor(segs: readonly string[], out: Check[]): Problem | null {
+  const top = segs[0];
+  if (top === 'title') {
+    if (segs.length !== 1) return { rule: 'path_not_found', path: '/title', message: 'title is a string; use /title' };
+    out.push({ k: 'title' });
+    return null;
+  }
+  if (top === 'order') {
+    out.push({ k: 'order' });
+    return null;
+  }
+  if (top !== 'sections') return { rule: 'path_not_found', path: segs.length ? '/' + segs[0] : '', message: 'the draft has /title, /order and /sections/<id>/…; other paths cannot be changed' };
+  if (segs.length === 1) {
+    out.push({ k: 'all' });
+    return null;
+  }
+  const sid = segs[1]!;
+  if (segs.length === 2) {
+    out.push({ k: 'section', sid });
+    return null;
+  }
+  const field = segs[2];
+  if (field === 'data') {
+    out.push(segs.length === 3 ? { k: 'shell', sid } : { k: 'data', sid });
+    if (segs.length === 3) out.push({ k: 'data', sid });
+    return null;
+  }
+  if (field !== 'components') {
+    out.push({ k: 'shell', sid });
+    return null;
+  }
+  if (segs.length === 3) {
+    out.push({ k: 'section', sid });
+    return null;
+  }
+  const cid = segs[3]!;
+  if (segs.length === 4) {
+    out.push({ k: 'component', sid, cid }, { k: 'tree', sid });
+    return null;
+  }
+  const cf = segs[4];
+  if (cf === 'props') out.push({ k: 'props', sid, cid });
+  else if (cf === 'visible') out.push({ k: 'visible', sid, cid });
+  else if (cf === 'children') out.push({ k: 'tree', sid });
+  else out.push({ k: 'component', sid, cid }, { k: 'tree', sid });
+  return null;
+}
+
+function runCheck(d: Draft, c: Check, catalog: Catalog, out: Problem[]): void {
+  const push = (p: Problem | null) => {
+    if (p) out.push(p);
+  };
+  switch (c.k) {
+    case 'title':
+      if (typeof d.title !== 'string') out.push({ rule: 'invalid_op', path: '/title', message: 'title must be a string' });
+      else if (d.title.length > 1000) out.push({ rule: 'value_too_large', path: '/title', message: 'title is longer than 1000 chars' });
+      return;
+    case 'order':
+      return push(checkOrder(d));
+    case 'all': {
+      if (d.sections === null || typeof d.sections !== 'object' || Array.isArray(d.sections)) {
+        out.push({ rule: 'invalid_section', path: '/sections', message: 'sections must be an object keyed by section id' });
+        return;
+      }
+      push(checkOrder(d));
+      for (const sid of Object.keys(d.sections)) out.push(...validateSurface(d.sections[sid], sid, catalog).problems);
+      return;
+    }
+    case 'section': {
+      push(checkOrder(d));
+      if (Object.hasOwn(d.sections, c.sid)) out.push(...validateSurface(d.sections[c.sid], c.sid, catalog).problems);
+      return;
+    }
+  }
+  if (!Object.hasOwn(d.sections, c.sid)) return; // removed in the same step; order check covers it
+  const s = d.sections[c.sid]!;
+  switch (c.k) {
+    case 'shell':
+      return push(checkSectionShell(s, c.sid));
+    case 'data':
+      return push(checkData(s, c.sid));
+    case 'tree':
+      out.push(...checkSurfaceTree(s, c.sid, catalog));
+      return;
+    case 'component':
+    case 'props':
+    case 'visible': {
+      if (!Object.hasOwn(s.components, c.cid)) return; // removed: the tree check covers it
+      const comp = s.components[c.cid]!;
+      if (c.k === 'visible') return push(comp.visible === undefined ? null : checkCondition(comp.visible, `${componentPath(c.sid, c.cid)}/visible`));
+      if (c.k === 'component') {
+        const shape = checkComponentShape(comp, c.cid, c.sid);
+        if (shape) return push(shape);
+      }
+      return push(catalog.checkProps(comp.component, comp.props ?? {}, `${componentPath(c.sid, c.cid)}/props`));
+    }
+  }
+}
+
+interface Prepared {
+  index: number;
+  ops: PreparedOp[];
+  notes: Problem[];
+  sids: Set<string>;
+  /** Why it was held. */
+  held?: Problem;
+}
+
+interface Attempt {
+  ok: boolean;
+  /** Undo ops per applied op (kept on success). */
+  undo: Op[][];
+  problems: Problem[];
+}
+
+function undoAll(d: Draft, undo: Op[][]): void {
+  for (let i = undo.length - 1; i >= 0; i--) {
+    const u = undo[i]!;
+    for (const op of u) {
+      const segs = parsePointer(op.path);
+      const from = op.op === 'move' ? parsePointer(op.from) : null;
+      // Undo ops were computed from this very state: failure here is a bug.
+      const r = applyParsed(d, op, segs.ok ? segs.value : [], from && from.ok ? from.value : null);
+      if (!r.ok) throw new Error(`undo failed: ${r.error.message}`);
+    }
+  }
+}
+
+/** Applies the ops of `group` in order, validates what they touched; undoes all on failure. */
+function attempt(d: Draft, group: readonly Prepared[], catalog: Catalog): Attempt {
+  const undo: Op[][] = [];
+  const checks: Check[] = [];
+  for (const p of group) {
+    for (const po of p.ops) {
+      const scope = checksFor(po.segs, checks) ?? (po.from ? checksFor(po.from, checks) : null);
+      if (scope) {
+        undoAll(d, undo);
+        return { ok: false, undo: [], problems: [scope] };
+      }
+      if (po.op.op === 'add' && isNewEntity(d, po.segs)) {
+        undoAll(d, undo);
+        return { ok: false, undo: [], problems: [duplicate(po)] };
+      }
+      const r = applyParsed(d, po.op, po.segs, po.from);
+      if (!r.ok) {
+        undoAll(d, undo);
+        return { ok: false, undo: [], problems: [r.error] };
+      }
+      undo.push(r.value);
+    }
+  }
+  const problems: Problem[] = [];
+  if (checks.length === 1) runCheck(d, checks[0]!, catalog, problems);
+  else {
+    const seen = new Set<string>();
+    for (const c of checks) {
+      const key = JSON.stringify(c);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      runCheck(d, c, catalog, problems);
+    }
+  }
+  if (problems.length > 0) {
+    undoAll(d, undo);
+    return { ok: false, undo: [], problems };
+  }
+  return { ok: true, undo, problems };
+}
+
+/** `add` of a whole section or component whose id is taken is refused, not an overwrite. */
+function isNewEntity(d: Draft, segs: readonly string[]): boolean {
+  if (segs[0] !== 'sections') return false;
+  if (segs.length === 2) return Object.hasOwn(d.sections, segs[1]!);
+  if (segs.length === 4 && segs[2] === 'components') {
+    const s = Object.hasOwn(d.sections, segs[1]!) ? d.sections[segs[1]!] : undefined;
+    return s !== undefined && s.components !== null && typeof s.components === 'object' && Object.hasOwn(s.components, segs[3]!);
+  }
+  return false;
+}
+
+function duplicate(po: PreparedOp): Problem {
+  const what = po.segs.length === 2 ? 'section' : 'component';
+  return { rule: 'duplicate_id', path: po.op.path, message: `${what} "${po.segs[po.segs.length - 1]}" already exists; use "replace" to change it, or pick another id` };
+}
+
+const isHoldable = (a: Attempt): boolean => a.problems.length > 0 && a.problems.every((p) => HOLDABLE_RULES.has(p.rule));
+
+/**
+ * Validates, repairs and applies a step of ops to `draft` IN PLACE. Refused ops are not applied;
+ * the applied ones form the step. See SPEC.md (PL rules).
+ */
+export function applyStep(draft: Draft, ops: unknown[], opts: StepOptions = {}): StepResult {
+  const catalog = opts.catalog ?? defaultCatalog;
+  const maxHeld = opts.maxHeld ?? Limits.maxHeld;
+  const applied: Op[] = [];
+  const undoStack: Op[][] = [];
+  const notes: Note[] = [];
+  const refused: Refusal[] = [];
+  let held: Prepared[] = [];
+
+  const commit = (group: readonly Prepared[], a: Attempt) => {
+    for (const p of group) {
+      for (const po of p.ops) applied.push(po.op);
+      for (const n of p.notes) notes.push({ rule: n.rule, path: n.path, message: n.message, index: p.index });
+    }
+    undoStack.push(...a.undo);
+  };
+
+  if (!Array.isArray(ops)) {
+    refused.push({ code: 'VALIDATION_FAILED', rule: 'invalid_op', path: '', message: 'a step is an array of ops', index: 0 });
+    return { applied, inverse: [], notes, refused };
+  }
+
+  for (let index = 0; index < ops.length; index++) {
+    const shape = checkOpShape(ops[index]);
+    if (!shape.ok) {
+      refused.push(refusal(shape.error, index));
+      continue;
+    }
+    const op = shape.op;
+    const p = parsePointer(op.path);
+    if (!p.ok) {
+      refused.push(refusal({ rule: p.error.rule, path: op.path, message: p.error.message }, index));
+      continue;
+    }
+    let from: string[] | null = null;
+    if (op.op === 'move' || op.op === 'copy') {
+      const fp = parsePointer(op.from);
+      if (!fp.ok) {
+        refused.push(refusal({ rule: fp.error.rule, path: op.from, message: fp.error.message }, index));
+        continue;
+      }
+      from = fp.value;
+    }
+    if (opts.policy) {
+      const r = opts.policy(op, index);
+      if (r) {
+        refused.push({ ...r, index });
+        continue;
+      }
+    }
+    const rep = repairOp(draft, op, p.value, from, catalog);
+    if (!rep.ok) {
+      refused.push(refusal(rep.error, index));
+      continue;
+    }
+    const sids = new Set<string>();
+    for (const po of rep.ops) {
+      if (po.segs[0] === 'sections' && po.segs[1] !== undefined) sids.add(po.segs[1]);
+      if (po.from?.[0] === 'sections' && po.from[1] !== undefined) sids.add(po.from[1]);
+    }
+    const cur: Prepared = { index, ops: rep.ops, notes: rep.notes, sids };
+
+    let groupAttempt: Attempt | null = null;
+    if (held.length > 0) {
+      const related = held.filter((h) => [...h.sids].some((s) => sids.has(s)));
+      if (related.length > 0) {
+        groupAttempt = attempt(draft, [...related, cur], catalog);
+        if (groupAttempt.ok) {
+          commit([...related, cur], groupAttempt);
+          held = held.filter((h) => !related.includes(h));
+          continue;
+        }
+      }
+    }
+    const alone = attempt(draft, [cur], catalog);
+    if (alone.ok) {
+      commit([cur], alone);
+      // A held op may have waited for exactly this one.
+      for (const h of [...held]) {
+        const a = attempt(draft, [h], catalog);
+        if (a.ok) {
+          commit([h], a);
+          held = held.filter((x) => x !== h);
+        }
+      }
+      continue;
+    }
+    const waiting = isHoldable(alone) || (groupAttempt !== null && isHoldable(groupAttempt));
+    const why = isHoldable(alone) ? alone.problems[0]! : groupAttempt && isHoldable(groupAttempt) ? groupAttempt.problems[0]! : alone.problems[0]!;
+    if (waiting && held.length < maxHeld) {
+      cur.held = why;
+      held.push(cur);
+      continue;
+    }
+    const first = alone.problems.find((x) => !HOLDABLE_RULES.has(x.rule)) ?? why;
+    refused.push(refusal(waiting ? { ...first, message: `${first.message} (not held: ${maxHeld} ops are already waiting)` } : first, index));
+  }
+  for (const h of held) {
+    const p = h.held!;
+    refused.push(refusal({ ...p, message: `${p.message} (this op was held waiting for a later op in the step, and none completed it)` }, h.index));
+  }
+  refused.sort((a, b) => a.index - b.index);
+  const inverse: Op[] = [];
+  for (let i = undoStack.length - 1; i >= 0; i--) inverse.push(...undoStack[i]!);
+  return { applied, inverse, notes, refused };
+}
+
