@@ -1,7 +1,7 @@
 // The one place render touches core's evaluators: bindings, functions and conditions are core's
 // (never re-implemented here). Both are wrapped so a throw on a mid-flight draft becomes a note.
 
-import { catalog, evalCondition, resolveValue } from '@weft/core';
+import { defaultCatalog as catalog, evalCondition, resolveValue } from '@weft/core';
 import type { Condition, Json } from '@weft/core';
 
 export type Resolved = { ok: true; value: Json | undefined } | { ok: false; error: string };
