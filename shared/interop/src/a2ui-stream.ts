@@ -1,0 +1,70 @@
+// A live A2UI agent: each arriving message becomes JSON Patch ops against the draft, so it builds
+// through the same pipeline (policy → repair → validate → commit) as every other door. Components
+// may arrive before root; the ops are emitted in arrival order and the pipeline holds them.
+import type { Json, Op, SurfaceSection } from '@weft/core';
+import { A2uiSurfaces, DEFAULT_IMPORT_CATALOG } from './a2ui-import.ts';
+import type { FromA2uiOptions } from './a2ui-import.ts';
+import { convertSurface } from './a2ui-surface.ts';
+import { diffSection, sectionPath } from './section-diff.ts';
+import type { InteropNote } from './notes.ts';
+
+export interface A2uiStreamOptions extends FromA2uiOptions {
+  /** The draft's section order when the stream starts, so a deleteSurface can remove its entry. */
+  order?: readonly string[];
+}
+
+export class A2uiStream {
+  readonly #state: A2uiSurfaces;
+  readonly #catalog: string;
+  readonly #sections = new Map<string, SurfaceSection>();
+  readonly #order: string[];
+  #count = 0;
+  /** Notes of the latest push: the message's own, then the touched surface's conversion notes. */
+  notes: InteropNote[] = [];
+
+  constructor(opts: A2uiStreamOptions = {}) {
+    this.#state = new A2uiSurfaces(opts);
+    this.#catalog = opts.catalog ?? DEFAULT_IMPORT_CATALOG;
+    this.#order = [...(opts.order ?? [])];
+  }
+
+  /** The sections as this stream has built them so far. */
+  sections(): SurfaceSection[] {
+    return [...this.#sections.values()];
+  }
+
+  push(message: unknown): Op[] {
+    const at = `/${this.#count++}`;
+    const notes: InteropNote[] = [];
+    const touched = this.#state.apply(message, at, notes);
+    this.notes = notes;
+    if (touched === undefined) return [];
+    const sid = this.#state.sectionId(touched.surfaceId);
+    const prev = this.#sections.get(sid);
+    const raw = this.#state.surfaces.get(touched.surfaceId);
+    if (raw === undefined) {
+      if (prev === undefined) return [];
+      this.#sections.delete(sid);
+      const ops: Op[] = [];
+      const idx = this.#order.indexOf(sid);
+      if (idx >= 0) {
+        this.#order.splice(idx, 1);
+        ops.push({ op: 'test', path: `/order/${idx}`, value: sid }, { op: 'remove', path: `/order/${idx}` });
+      }
+      ops.push({ op: 'remove', path: sectionPath(sid) });
+      return ops;
+    }
+    const conv = convertSurface(raw, sid, this.#catalog, 'live');
+    this.notes = [...notes, ...conv.notes];
+    const next = conv.value;
+    this.#sections.set(sid, next);
+    if (prev === undefined) {
+      this.#order.push(sid);
+      return [
+        { op: 'add', path: sectionPath(sid), value: next as unknown as Json },
+        { op: 'add', path: '/order/-', value: sid },
+      ];
+    }
+    return diffSection(prev, next);
+  }
+}

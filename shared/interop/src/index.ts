@@ -1,0 +1,22 @@
+// Public surface of @weft/interop (CONVENTIONS.md §14): named exports only.
+export type { InteropNote, NoteCode, Converted } from './notes.ts';
+export { NOTE_CODES } from './notes.ts';
+export type { A2uiMessage, A2uiComponent, A2uiValue, A2uiCreateSurface, A2uiUpdateComponents, A2uiUpdateDataModel, A2uiDeleteSurface } from './a2ui-types.ts';
+export { A2UI_VERSION, A2UI_MIME, A2UI_BASIC_CATALOG_ID } from './a2ui-types.ts';
+export type { FromA2uiOptions } from './a2ui-import.ts';
+export { fromA2ui } from './a2ui-import.ts';
+export type { A2uiStreamOptions } from './a2ui-stream.ts';
+export { A2uiStream } from './a2ui-stream.ts';
+export type { ToA2uiOptions } from './a2ui-export.ts';
+export { toA2ui } from './a2ui-export.ts';
+export { A2UI_CHILD_LINKS } from './a2ui-child-links.ts';
+export type { JrSpec, JrElement } from './json-render-types.ts';
+export type { FromJsonRenderOptions } from './json-render.ts';
+export { fromJsonRender, toJsonRender } from './json-render.ts';
+export type { Step, StepError, ModelSteps } from './model-steps.ts';
+export { readModelSteps, StepReader, NO_STEP_MESSAGE } from './model-steps.ts';
+export type { LenientResult } from './lenient-json.ts';
+export { parseLenient } from './lenient-json.ts';
+export type { SurfaceFence, ParsedFence, FenceError } from './surface-fence.ts';
+export { findSurfaceFences, parseSurfaceFence, parseFenceInfo } from './surface-fence.ts';
+export { diffSection } from './section-diff.ts';
