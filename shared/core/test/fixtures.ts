@@ -1,0 +1,36 @@
+// Small drafts for tests: a valid page with one surface "hero".
+import type { Draft } from '../src/index.ts';
+
+export function heroDraft(): Draft {
+  return {
+    id: 'd1',
+    title: 'Page',
+    order: ['hero'],
+    sections: {
+      hero: {
+        id: 'hero', kind: 'surface', catalog: 'weft@1',
+        data: { headline: 'Pricing', billing: 'monthly', n: 3 },
+        components: {
+          root: { id: 'root', component: 'Stack', children: ['title', 'tabs'] },
+          title: { id: 'title', component: 'Heading', props: { text: { path: '/headline' }, level: 2 } },
+          tabs: { id: 'tabs', component: 'Tabs', children: ['monthly'] },
+          monthly: { id: 'monthly', component: 'TabPanel', props: { title: 'Monthly' }, children: ['price'] },
+          price: { id: 'price', component: 'Text', props: { text: '10 €' } },
+        },
+      },
+    },
+  };
+}
+
+/** A fingerprint of builtins that prototype pollution would change. */
+export function builtinFingerprint(): string {
+  const parts: string[] = [];
+  for (const o of [Object, Object.prototype, Array, Array.prototype, Function.prototype, String.prototype, Number.prototype, JSON]) {
+    for (const k of Reflect.ownKeys(o)) {
+      const d = Object.getOwnPropertyDescriptor(o, k)!;
+      parts.push(`${String(k)}:${typeof d.value}:${d.value === undefined ? '' : String(d.value).slice(0, 40)}`);
+    }
+  }
+  parts.push(String(({} as Record<string, unknown>)['polluted']), String(({} as Record<string, unknown>)['x']));
+  return parts.join('|');
+}
