@@ -51,6 +51,8 @@ export async function append(db: Kysely<DB>, draftId: string, expectedVersion: n
         notes: s.notes,
         refused: s.refused,
         y_update: s.yUpdate ?? null,
+        kind: s.kind ?? 'do',
+        undo_of: s.undoOf ?? [],
       } as never))).returningAll().execute();
     });
     return ok(rows.map(toStep).sort((a, b) => a.version - b.version));

@@ -1,4 +1,5 @@
 // The event log and snapshots behind one object; each method is one SQL operation in its own file.
+import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Result } from '@weft/core';
 import type { DB } from './schema.ts';
@@ -14,6 +15,9 @@ import { readGlobal } from './read-global.ts';
 export class EventStore {
   readonly db: Kysely<DB>;
   constructor(db: Kysely<DB>) { this.db = db; }
+
+  /** A trivial query: is the database answering? (health checks) */
+  async ping(): Promise<void> { await sql`select 1`.execute(this.db); }
 
   createDraft(d: { id: string; title: string; createdBy: string }): Promise<Result<DraftMeta, 'exists'>> { return createDraft(this.db, d); }
   getDraft(id: string): Promise<DraftMeta | null> { return getDraft(this.db, id); }

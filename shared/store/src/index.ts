@@ -3,10 +3,11 @@ export { connectPostgres } from './connect-postgres.ts';
 export type { Connection, ConnectOptions } from './connect-postgres.ts';
 export { openPGlite } from './pglite.ts';
 export { EventStore } from './event-store.ts';
+export { loadDraft } from './load-draft.ts';
 export { TokenStore, hashToken } from './token-store.ts';
 export { SessionStore } from './session-store.ts';
 export { GLOBAL_START } from './types.ts';
 export type {
   ActorKind, AppendError, DraftMeta, GlobalBatch, GlobalCursor, NewSnapshot, NewStep, Scope, SessionRecord, Snapshot,
-  StoredStep, TokenRecord, TurnRecord,
+  StoredStep, StepKind, TokenRecord, TurnRecord,
 } from './types.ts';

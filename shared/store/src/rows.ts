@@ -37,6 +37,8 @@ export function toStep(r: Selectable<EventsTable>): StoredStep {
     notes: r.notes as unknown as Note[],
     refused: r.refused as unknown as Refusal[],
     yUpdate: bytes(r.y_update),
+    kind: r.kind,
+    undoOf: (r.undo_of as unknown as number[]).map(Number),
   };
 }
 

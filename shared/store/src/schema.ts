@@ -39,6 +39,8 @@ export interface EventsTable {
   refused: JsonbDefault;
   y_update: Uint8Array | null;
   created_at: Stamp;
+  kind: ColumnType<'do' | 'undo' | 'redo', 'do' | 'undo' | 'redo' | undefined, never>;
+  undo_of: JsonbDefault;
 }
 
 export interface SnapshotsTable {

@@ -24,7 +24,12 @@ export interface NewStep {
   notes: Note[];
   refused: Refusal[];
   yUpdate?: Uint8Array | null;
+  /** `undo`/`redo` steps reverse the versions in `undoOf`. Default `do`. */
+  kind?: StepKind;
+  undoOf?: number[];
 }
+
+export type StepKind = 'do' | 'undo' | 'redo';
 
 export interface StoredStep {
   draftId: string;
@@ -42,6 +47,8 @@ export interface StoredStep {
   notes: Note[];
   refused: Refusal[];
   yUpdate: Uint8Array | null;
+  kind: StepKind;
+  undoOf: number[];
 }
 
 export type AppendError =

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import jsonpatch from 'fast-json-patch';
 import type { VersionEntry } from '@weft/protocol';
 import type { Ctx } from '../context.ts';
-import { loadDraftAt } from '../rooms/room-manager.ts';
+import { loadDraft } from '@weft/store';
 import type { Room } from '../rooms/room.ts';
 import { can, requireScope } from './auth.ts';
 import type { Principal } from './auth.ts';
@@ -47,7 +47,7 @@ export function registerDrafts(router: Router, ctx: Ctx): void {
     if (v !== null) {
       const version = parseVersion(v, '/version');
       if (version > room.committedVersion) throw new HttpError('NOT_FOUND', `Version ${version} does not exist yet; the head is ${room.committedVersion}.`);
-      const at = await loadDraftAt(ctx.store, id, version);
+      const at = await loadDraft(ctx.store, id, version);
       sendJson(res, 200, { id, version: at.version, epoch: room.epoch, draft: at.draft });
       return;
     }
@@ -63,7 +63,7 @@ export function registerDrafts(router: Router, ctx: Ctx): void {
     const from = parseVersion(url.searchParams.get('from') ?? '0', '/from');
     const to = parseVersion(url.searchParams.get('to') ?? String(room.committedVersion), '/to');
     if (from > room.committedVersion || to > room.committedVersion) throw new HttpError('NOT_FOUND', `The head is version ${room.committedVersion}.`);
-    const [a, b] = await Promise.all([loadDraftAt(ctx.store, id, from), loadDraftAt(ctx.store, id, to)]);
+    const [a, b] = await Promise.all([loadDraft(ctx.store, id, from), loadDraft(ctx.store, id, to)]);
     sendJson(res, 200, { from, to, patch: jsonpatch.compare(a.draft, b.draft) });
   });
 

@@ -123,7 +123,7 @@ export async function undoRedo(ctx: Ctx, p: Principal, draftId: string, mode: 'u
 
 export function stepView(s: StoredStep): StepView {
   return {
-    version: s.version, opId: s.opId, actor: s.actor, actorKind: s.actorKind, sessionId: s.sessionId, turnId: s.turnId,
+    version: s.version, opId: s.opId, actor: s.actor, actorKind: s.actorKind as StepView['actorKind'], sessionId: s.sessionId, turnId: s.turnId,
     ops: s.ops, notes: s.notes, refused: s.refused, createdAt: s.createdAt.toISOString(),
   };
 }

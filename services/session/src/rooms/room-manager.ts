@@ -1,5 +1,4 @@
-import { applyOpsUnchecked, emptyDraft } from '@weft/core';
-import type { Draft } from '@weft/core';
+import { loadDraft } from '@weft/store';
 import type { EventStore } from '@weft/store';
 import { Room } from './room.ts';
 import type { RoomOptions } from './room.ts';
@@ -42,7 +41,7 @@ export class RoomManager {
   private async load(draftId: string): Promise<Room | null> {
     const meta = await this.store.getDraft(draftId);
     if (!meta) return null;
-    const { draft, version } = await loadDraftAt(this.store, draftId, meta.headVersion);
+    const { draft, version } = await loadDraft(this.store, draftId, meta.headVersion);
     const room = new Room(draftId, draft, version, meta.epoch, this.roomOptions);
     this.rooms.set(draftId, room);
     return room;
@@ -63,17 +62,4 @@ export class RoomManager {
   async drainAll(): Promise<void> {
     await Promise.all([...this.rooms.values()].map((r) => r.drain()));
   }
-}
-
-/** Any version of a draft: the latest snapshot at or below it, plus the log up to it. */
-export async function loadDraftAt(store: EventStore, draftId: string, upTo: number): Promise<{ draft: Draft; version: number }> {
-  const snap = await store.latestSnapshot(draftId, upTo);
-  const draft: Draft = snap ? (structuredClone(snap.doc) as Draft) : emptyDraft(draftId);
-  let version = snap ? snap.version : 0;
-  const rows = await store.readOpsText(draftId, version, upTo);
-  for (const row of rows) {
-    applyOpsUnchecked(draft, JSON.parse(row.opsText));
-    version = row.version;
-  }
-  return { draft, version };
 }

@@ -195,7 +195,7 @@ export class Room {
       else if (r.error.code === 'VERSION_CONFLICT') {
         error = { code: 'VERSION_CONFLICT', message: 'The draft was changed by another writer; retry with the same opId.', currentVersion: r.error.currentVersion };
       } else {
-        error = idempotencyConflict(r.error.opId);
+        error = r.error.code === 'IDEMPOTENCY_CONFLICT' ? idempotencyConflict(r.error.opId) : { code: 'NOT_FOUND', message: `Draft ${this.draftId} is gone.` };
       }
     } catch (e) {
       error = { code: 'UNAVAILABLE', message: `The event log is unavailable (${(e as Error).message}); nothing was stored — retry with the same opId.` };

@@ -1,0 +1,17 @@
+// Any version of a draft: the latest snapshot at or below it, plus the log up to it. Used by the
+// session's rooms, `?version=N`, the preview and the checkpointer, so replay has one definition.
+import { applyOpsUnchecked, emptyDraft } from '@weft/core';
+import type { Draft, Op } from '@weft/core';
+import type { EventStore } from './event-store.ts';
+
+export async function loadDraft(store: EventStore, draftId: string, upTo?: number): Promise<{ draft: Draft; version: number; snapshotVersion: number }> {
+  const snap = await store.latestSnapshot(draftId, upTo);
+  const draft: Draft = snap ? (structuredClone(snap.doc) as unknown as Draft) : emptyDraft(draftId);
+  let version = snap ? snap.version : 0;
+  const rows = await store.readOpsText(draftId, version, upTo);
+  for (const row of rows) {
+    applyOpsUnchecked(draft, JSON.parse(row.opsText) as Op[]);
+    version = row.version;
+  }
+  return { draft, version, snapshotVersion: snap ? snap.version : 0 };
+}
