@@ -8,6 +8,8 @@ import { draftRoots } from './mirror.ts';
 import { yEventsToOps } from './events-to-ops.ts';
 import { META, ORDER, SECTIONS_ROOT } from './shape.ts';
 
+type DeleteSet = Y.UndoManager['undoStack'][number]['deletions'];
+
 /** A shadow of `live`: same state, same root types, its own client id. */
 export function createShadow(live: Y.Doc): Y.Doc {
   const shadow = new Y.Doc({ gc: true });
@@ -50,7 +52,9 @@ export class UpdateGuard {
     shadow.on('afterTransaction', (tr: Y.Transaction) => {
       if (tr.origin !== this.origin) return;
       for (const type of tr.changed.keys()) {
-        if (!DRAFT_ROOTS.has(Y.findRootTypeKey(type))) this.touchedForeign = true;
+        let root: Y.AbstractType<any> = type;
+        while (root._item !== null) root = root._item.parent as Y.AbstractType<any>;
+        if (!DRAFT_ROOTS.has(Y.findRootTypeKey(root))) this.touchedForeign = true;
       }
     });
   }
@@ -93,6 +97,7 @@ export class UpdateGuard {
    */
   revert(): Uint8Array {
     if (!this.open) return EMPTY_UPDATE;
+    const before = this.pinned(); // undo pops the stack item whose deletions it pinned
     const parts: Uint8Array[] = [];
     const onUpdate = (u: Uint8Array, origin: unknown) => {
       if (origin === this.undo) parts.push(u);
@@ -103,7 +108,7 @@ export class UpdateGuard {
     } finally {
       this.shadow.off('update', onUpdate);
     }
-    this.release();
+    this.release(before);
     if (parts.length === 0) return EMPTY_UPDATE;
     return parts.length === 1 ? parts[0]! : Y.mergeUpdates(parts);
   }
@@ -122,17 +127,36 @@ export class UpdateGuard {
    * Drops the undo history and un-pins what it kept: the undo manager marks deleted items `keep`,
    * which blocks GC (the shadow grew 100× in YJS-WRITES.md), so release them and collect.
    */
-  private release(): void {
+  private release(extra: DeleteSet[] = []): void {
     this.open = false;
-    const stacks = [...this.undo.undoStack, ...this.undo.redoStack];
-    if (stacks.length === 0) return;
-    const ds = Y.mergeDeleteSets(stacks.flatMap((s) => [s.deletions, s.insertions]));
+    const sets = [...extra, ...this.pinned()];
+    if (sets.length === 0) return;
+    const ds = Y.mergeDeleteSets(sets);
     this.undo.clear();
     const store = this.shadow.store;
-    Y.iterateDeletedStructs({ doc: this.shadow } as unknown as Y.Transaction, ds, (struct) => {
-      if (struct instanceof Y.Item) releaseKeep(struct);
+    // By hand rather than iterateDeletedStructs: that one splits items and needs a transaction.
+    ds.clients.forEach((ranges, client) => {
+      const structs = store.clients.get(client);
+      if (structs === undefined) return;
+      for (const { clock, len } of ranges) {
+        for (let i = Y.findIndexSS(structs, clock); i < structs.length && structs[i]!.id.clock < clock + len; i++) {
+          const struct = structs[i];
+          if (struct instanceof Y.Item) releaseKeep(struct);
+        }
+      }
     });
-    Y.tryGc(ds, store, this.shadow.gcFilter);
+    // One clock further right than the ranges, so a collected run also merges with the run after it
+    // (live's transaction cleanup merges both sides; without this the shadow fragments over time).
+    const wider = Y.createDeleteSet();
+    ds.clients.forEach((ranges, client) => {
+      const end = Y.getState(store, client);
+      wider.clients.set(client, ranges.map(({ clock, len }) => ({ clock, len: Math.min(len + 1, end - clock) }) as (typeof ranges)[number]));
+    });
+    Y.tryGc(wider, store, this.shadow.gcFilter);
+  }
+
+  private pinned(): DeleteSet[] {
+    return [...this.undo.undoStack, ...this.undo.redoStack].flatMap((s) => [s.deletions, s.insertions]);
   }
 }
 
