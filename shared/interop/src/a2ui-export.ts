@@ -55,6 +55,15 @@ export function toA2ui(section: SurfaceSection, opts: ToA2uiOptions = {}): Conve
       notes.push(note('component-dropped', `/components/${escapeToken(c.id)}`, `${why}; left out.`, true));
     }
   }
+  // A TabPanel with one child becomes its Tabs entry ({title, child}); A2UI has no panel component.
+  const absorbed = new Set<string>();
+  for (const c of Object.values(comps)) {
+    if (c.component !== 'Tabs') continue;
+    for (const k of c.children ?? []) {
+      const p = comps[k];
+      if (p?.component === 'TabPanel' && p.children?.length === 1 && !dropped.has(p.children[0] as string)) absorbed.add(k);
+    }
+  }
   const order: string[] = [];
   const seen = new Set<string>();
   const visit = (id: string): void => {
@@ -69,10 +78,11 @@ export function toA2ui(section: SurfaceSection, opts: ToA2uiOptions = {}): Conve
   const out: A2uiComponent[] = [];
   for (const id of order) {
     const c = comps[id] as Component;
-    if (dropped.has(id)) continue;
+    if (dropped.has(id) || absorbed.has(id)) continue;
     const at = `/components/${escapeToken(id)}`;
     if (c.visible !== undefined) notes.push(note('visibility-dropped', `${at}/visible`, 'A2UI v0.9 has no visibility conditions; the component is always shown.', true));
-    out.push(...exportComponent(c, { notes, at, aid, gen, kids: (c.children ?? []).filter((k) => !dropped.has(k)).map(aid) }));
+    const get = (k: string): Component | undefined => comps[k];
+    out.push(...exportComponent(c, { notes, at, aid, gen, get, absorbed, kids: (c.children ?? []).filter((k) => !dropped.has(k)).map(aid) }));
   }
   if (section.style !== undefined) notes.push(note('style-unmapped', '/style', 'Section style has no basic-catalog equivalent (theme is per client).', true));
   const messages: A2uiMessage[] = [
@@ -94,6 +104,9 @@ interface Ctx {
   gen(wanted: string): string;
   /** The A2UI ids of the component's children that are exported. */
   kids: string[];
+  get(weftId: string): Component | undefined;
+  /** TabPanels folded into their Tabs entry. */
+  absorbed: ReadonlySet<string>;
 }
 
 function exportComponent(c: Component, ctx: Ctx): A2uiComponent[] {
@@ -180,7 +193,10 @@ function exportComponent(c: Component, ctx: Ctx): A2uiComponent[] {
     case 'Badge': {
       const t = str(c.component === 'Markdown' ? 'source' : 'text');
       if (c.component !== 'Text') flattened('became a Text.');
-      main = text(id, t, get('tone') === 'muted' ? 'caption' : undefined);
+      const muted = get('tone') === 'muted';
+      // A caption is small muted text: size "sm" is carried by it.
+      if (muted && p['size'] === 'sm') usedProps.add('size');
+      main = text(id, t, muted ? 'caption' : undefined);
       break;
     }
     case 'Image': {
@@ -206,7 +222,7 @@ function exportComponent(c: Component, ctx: Ctx): A2uiComponent[] {
       result.push(text(lid, str(c.component === 'Link' ? 'text' : 'label', 'Button')));
       const href = get('href');
       const onClick = get('onClick');
-      const action = onClick !== undefined ? actionOf(onClick, 'press', ctx) : typeof href === 'string' ? openUrl(href) : { event: { name: 'press' } };
+      const action = onClick !== undefined ? actionOf(onClick, 'press', ctx) : typeof href === 'string' ? navigate(href, ctx) : { event: { name: 'press' } };
       const variant = c.component === 'Link' ? 'borderless' : BUTTON_VARIANT[String(get('variant'))];
       main = variant === undefined ? { id, component: 'Button', child: lid, action } : { id, component: 'Button', child: lid, variant, action };
       break;
@@ -326,14 +342,21 @@ function exportComponent(c: Component, ctx: Ctx): A2uiComponent[] {
     }
     case 'Tabs': {
       const tabs: A2uiValue[] = [];
-      for (const pid of ctx.kids) tabs.push({ title: ctx.aid(pid) === pid ? pid : pid, child: pid });
+      for (const [i, pid] of (c.children ?? []).entries()) {
+        const panel = ctx.get(pid);
+        if (panel === undefined) continue;
+        const title = exportDynamic(panel.props?.['title'], 'string', { notes: ctx.notes, path: `/components/${escapeToken(pid)}/props/title` }) ?? `Tab ${i + 1}`;
+        const child = ctx.absorbed.has(pid) ? ctx.aid(panel.children?.[0] as string) : ctx.aid(pid);
+        tabs.push({ title, child });
+      }
       usedProps.add('value');
       main = tabs.length > 0 ? { id, component: 'Tabs', tabs } : column(id, []);
       break;
     }
     case 'TabPanel':
       // Tabs names the panel as its tab's child; the panel itself becomes a Column.
-      ctx.notes.push(note('component-mapped', ctx.at, 'TabPanel became a Column; its title moved to the Tabs entry.', false));
+      ctx.notes.push(note('component-mapped', ctx.at, 'A TabPanel with several children became a Column; its title moved to the Tabs entry.', true));
+      usedProps.add('title');
       main = column(id, ctx.kids, {});
       break;
     case 'Toggle':
@@ -417,6 +440,13 @@ function exportComponent(c: Component, ctx: Ctx): A2uiComponent[] {
   return [main, ...result];
 }
 
+/** openUrl takes an absolute URI; an in-site path goes out as a "navigate" event for the host. */
+function navigate(href: string, ctx: Ctx): A2uiValue {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(href)) return openUrl(href);
+  ctx.notes.push(note('action-dropped', ctx.at, `"${href}" is not an absolute URL; it became a "navigate" event.`, true));
+  return { event: { name: 'navigate', context: { href } } };
+}
+
 function openUrl(url: string): A2uiValue {
   return { functionCall: { call: 'openUrl', args: { url }, returnType: 'void' } };
 }
@@ -424,7 +454,7 @@ function openUrl(url: string): A2uiValue {
 /** A Weft action → A2UI: navigate becomes openUrl, everything else an event named after it. */
 function actionOf(a: Json | undefined, fallback: string, ctx: Ctx): A2uiValue {
   if (!isObject(a) || typeof a['action'] !== 'string') return { event: { name: fallback } };
-  if (a['action'] === 'navigate' && typeof a['href'] === 'string') return openUrl(a['href']);
+  if (a['action'] === 'navigate' && typeof a['href'] === 'string') return navigate(a['href'], ctx);
   const context: { [k: string]: A2uiValue } = {};
   for (const [k, v] of Object.entries(a)) {
     if (k === 'action') continue;

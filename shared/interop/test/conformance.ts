@@ -30,3 +30,25 @@ export function a2uiExamples(): A2uiExample[] {
       return { file, name: d.name, messages: d.messages };
     });
 }
+
+/**
+ * The A2UI server→client validator: ajv 2020 (the schemas say draft 2020-12) with
+ * common_types.json and the basic catalog, registered also under the `catalog.json` id that
+ * server_to_client.json and common_types.json reference relatively.
+ */
+export async function a2uiValidator(schema = 'server_to_client.json'): Promise<(v: unknown) => { ok: boolean; errors: string }> {
+  const { Ajv2020 } = await import('ajv/dist/2020.js');
+  const formats = (await import('ajv-formats')).default as unknown as { default: (a: unknown) => void };
+  const ajv = new Ajv2020({ strict: false, allErrors: false });
+  formats.default(ajv);
+  const dir = ['a2ui-v0.9', 'json'];
+  const catalog = readConformanceJson('a2ui-v0.9', 'basic_catalog.json') as Record<string, unknown>;
+  ajv.addSchema(readConformanceJson(...dir, 'common_types.json') as object);
+  ajv.addSchema(catalog);
+  ajv.addSchema({ ...catalog, $id: 'https://a2ui.org/specification/v0_9/catalog.json' });
+  const validate = ajv.compile(readConformanceJson(...dir, schema) as object);
+  return (v) => {
+    const ok = validate(v) as boolean;
+    return { ok, errors: ok ? '' : ajv.errorsText(validate.errors) };
+  };
+}
