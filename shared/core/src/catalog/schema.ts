@@ -35,7 +35,7 @@ export const obj = (properties: Record<string, JSONSchema>, required: readonly s
   type: 'object', properties, required: [...required], additionalProperties: false,
 });
 export const action = (): JSONSchema => ({
-  type: 'object', 'x-action': true, required: ['action'], properties: { action: { enum: [...ACTION_NAMES] } },
+  type: 'object', 'x-action': true, required: ['action'], properties: { action: { type: 'string', 'x-names': [...ACTION_NAMES] } },
 });
 export const checks = (): JSONSchema => ({
   type: 'array', 'x-checks': true, maxItems: 20,
