@@ -8,16 +8,13 @@ import { convertSurface } from './a2ui-surface.ts';
 import { diffSection, sectionPath } from './section-diff.ts';
 import type { InteropNote } from './notes.ts';
 
-export interface A2uiStreamOptions extends FromA2uiOptions {
-  /** The draft's section order when the stream starts, so a deleteSurface can remove its entry. */
-  order?: readonly string[];
-}
+/** Adding or removing a section keeps the draft's order in step (core repair), so no /order ops. */
+export type A2uiStreamOptions = FromA2uiOptions;
 
 export class A2uiStream {
   readonly #state: A2uiSurfaces;
   readonly #catalog: string;
   readonly #sections = new Map<string, SurfaceSection>();
-  readonly #order: string[];
   #count = 0;
   /** Notes of the latest push: the message's own, then the touched surface's conversion notes. */
   notes: InteropNote[] = [];
@@ -25,7 +22,6 @@ export class A2uiStream {
   constructor(opts: A2uiStreamOptions = {}) {
     this.#state = new A2uiSurfaces(opts);
     this.#catalog = opts.catalog ?? DEFAULT_IMPORT_CATALOG;
-    this.#order = [...(opts.order ?? [])];
   }
 
   /** The sections as this stream has built them so far. */
@@ -45,25 +41,14 @@ export class A2uiStream {
     if (raw === undefined) {
       if (prev === undefined) return [];
       this.#sections.delete(sid);
-      const ops: Op[] = [];
-      const idx = this.#order.indexOf(sid);
-      if (idx >= 0) {
-        this.#order.splice(idx, 1);
-        ops.push({ op: 'test', path: `/order/${idx}`, value: sid }, { op: 'remove', path: `/order/${idx}` });
-      }
-      ops.push({ op: 'remove', path: sectionPath(sid) });
-      return ops;
+      return [{ op: 'remove', path: sectionPath(sid) }];
     }
     const conv = convertSurface(raw, sid, this.#catalog, 'live');
     this.notes = [...notes, ...conv.notes];
     const next = conv.value;
     this.#sections.set(sid, next);
     if (prev === undefined) {
-      this.#order.push(sid);
-      return [
-        { op: 'add', path: sectionPath(sid), value: next as unknown as Json },
-        { op: 'add', path: '/order/-', value: sid },
-      ];
+      return [{ op: 'add', path: sectionPath(sid), value: next as unknown as Json }];
     }
     return diffSection(prev, next);
   }
