@@ -28,7 +28,9 @@ export function builtinFingerprint(): string {
   for (const o of [Object, Object.prototype, Array, Array.prototype, Function.prototype, String.prototype, Number.prototype, JSON]) {
     for (const k of Reflect.ownKeys(o)) {
       const d = Object.getOwnPropertyDescriptor(o, k)!;
-      parts.push(`${String(k)}:${typeof d.value}:${d.value === undefined ? '' : String(d.value).slice(0, 40)}`);
+      const v: unknown = d.value;
+      const shown = typeof v === 'function' ? v.name : v !== null && typeof v === 'object' ? Object.keys(v).join(',') : String(v);
+      parts.push(`${String(k)}:${typeof v}:${shown.slice(0, 60)}:${typeof d.get}:${typeof d.set}`);
     }
   }
   parts.push(String(({} as Record<string, unknown>)['polluted']), String(({} as Record<string, unknown>)['x']));
