@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createMemoryBus, createNatsBus } from '@weft/bus';
 import { migrateToLatest } from '@weft/migrations';
-import { listen, parseConfig } from '@weft/session';
+import { collabExtension, listen, parseConfig } from '@weft/session';
 import { connectPostgres, EventStore, openPGlite, SessionStore, TokenStore } from '@weft/store';
 
 async function main(): Promise<void> {
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   if (config.databaseUrl) await migrateToLatest(conn.db);
   const bus = config.natsUrl ? await createNatsBus(config.natsUrl) : createMemoryBus();
   const store = new EventStore(conn.db);
-  const session = await listen({ store, tokens: new TokenStore(conn.db), sessions: new SessionStore(conn.db), bus }, config);
+  const session = await listen({ store, tokens: new TokenStore(conn.db), sessions: new SessionStore(conn.db), bus }, config, [collabExtension()]);
 
   console.log(`
   Weft is running at ${session.url}

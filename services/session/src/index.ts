@@ -13,3 +13,4 @@ export type { SessionConfig } from './config.ts';
 export type { Deps, Logger } from './context.ts';
 export { consoleLogger, silentLogger } from './context.ts';
 export type { CommittedStep, Actor } from './rooms/types.ts';
+export { collabExtension } from './collab/collab.ts';

@@ -8,7 +8,8 @@ import { listen } from '../src/main.ts';
 import { parseConfig } from '../src/config.ts';
 import type { SessionConfig } from '../src/config.ts';
 import { silentLogger } from '../src/context.ts';
-import type { App } from '../src/app.ts';
+import type { App, Extension } from '../src/app.ts';
+import { collabExtension } from '../src/collab/collab.ts';
 
 export const ADMIN = 'test-admin-token';
 
@@ -28,13 +29,13 @@ export interface TestSession {
   close(): Promise<void>;
 }
 
-export async function startTestSession(overrides: Partial<SessionConfig> = {}, db?: TestDatabase): Promise<TestSession> {
+export async function startTestSession(overrides: Partial<SessionConfig> = {}, db?: TestDatabase, extensions: () => Extension[] = () => [collabExtension()]): Promise<TestSession> {
   const tdb = db ?? (await createTestDatabase());
   const config = parseConfig({}, { port: 0, adminToken: ADMIN, ...overrides });
   const bus = createMemoryBus();
   const mk = () => {
     const store = new EventStore(tdb.db);
-    return listen({ store, tokens: new TokenStore(tdb.db), sessions: new SessionStore(tdb.db), bus, log: silentLogger }, config);
+    return listen({ store, tokens: new TokenStore(tdb.db), sessions: new SessionStore(tdb.db), bus, log: silentLogger }, config, extensions());
   };
   let running = await mk();
   const t: TestSession = {
@@ -80,6 +81,7 @@ export function heroSection(id = 'hero'): Record<string, unknown> {
   };
 }
 
+/** Adds a section; the pipeline appends it to the page order (a reported repair). */
 export function addSectionOps(id = 'hero'): unknown[] {
-  return [{ op: 'add', path: `/sections/${id}`, value: heroSection(id) }, { op: 'add', path: '/order/-', value: id }];
+  return [{ op: 'add', path: `/sections/${id}`, value: heroSection(id) }];
 }

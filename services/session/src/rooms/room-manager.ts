@@ -1,7 +1,7 @@
 import { loadDraft } from '@weft/store';
 import type { EventStore } from '@weft/store';
 import { Room } from './room.ts';
-import type { RoomOptions } from './room.ts';
+import type { RoomMirror, RoomOptions } from './room.ts';
 
 /**
  * Owns the rooms of this node: one per draft, loaded from the latest snapshot plus the log
@@ -12,6 +12,7 @@ export class RoomManager {
   private readonly loading = new Map<string, Promise<Room | null>>();
   private readonly store: EventStore;
   private readonly roomOptions: RoomOptions;
+  private mirrorFactory: ((room: Room) => Promise<RoomMirror>) | null = null;
 
   constructor(store: EventStore, roomOptions: RoomOptions) {
     this.store = store;
@@ -20,6 +21,15 @@ export class RoomManager {
 
   get size(): number {
     return this.rooms.size;
+  }
+
+  /** The collaboration door attaches a Yjs mirror to every room as it loads. */
+  setMirrorFactory(f: (room: Room) => Promise<RoomMirror>): void {
+    this.mirrorFactory = f;
+  }
+
+  all(): IterableIterator<Room> {
+    return this.rooms.values();
   }
 
   peek(draftId: string): Room | undefined {
@@ -43,6 +53,7 @@ export class RoomManager {
     if (!meta) return null;
     const { draft, version } = await loadDraft(this.store, draftId, meta.headVersion);
     const room = new Room(draftId, draft, version, meta.epoch, this.roomOptions);
+    if (this.mirrorFactory) room.mirror = await this.mirrorFactory(room);
     this.rooms.set(draftId, room);
     return room;
   }

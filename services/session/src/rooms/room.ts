@@ -4,6 +4,18 @@ import type { EventStore, NewStep, StoredStep } from '@weft/store';
 import { TokenBucket } from './rate-limit.ts';
 import type { Actor, CommittedStep, RoomError, StepKind, StepResult, SubmitOutcome, SubmitRequest } from './types.ts';
 
+/**
+ * The Yjs mirror of a room (the collaboration door): kept in lockstep with the JSON mirror inside
+ * the synchronous pipeline, so both always hold the same draft. `applied` returns the step's Yjs
+ * update (stored on its log row); `committed` publishes to live peers after COMMIT; `rolledBack`
+ * takes failed steps back out of the lineage doc.
+ */
+export interface RoomMirror {
+  applied(step: { ops: CommittedStep['ops']; notes: CommittedStep['notes'] }, fromPeer: Uint8Array | null): Uint8Array | null;
+  committed(steps: CommittedStep[]): void;
+  rolledBack(steps: CommittedStep[]): void;
+}
+
 export interface RoomOptions {
   store: EventStore;
   now: () => number;
@@ -48,6 +60,8 @@ export class Room {
   private readonly turnOps = new Map<string, number>();
   private readonly buckets = new Map<string, TokenBucket>();
   private flushScheduled = false;
+  /** Set by the collaboration door when the draft's Yjs lineage doc is loaded. */
+  mirror: RoomMirror | null = null;
 
   constructor(draftId: string, draft: Draft, version: number, epoch: number, opts: RoomOptions) {
     this.draftId = draftId;
@@ -114,6 +128,7 @@ export class Room {
       yUpdate: req.yUpdate ?? null,
       createdAt: this.opts.now(),
     };
+    if (this.mirror) step.yUpdate = this.mirror.applied(step, req.yUpdate ?? null);
     const result: StepResult = { version: step.version, applied: res.applied, repairs: res.notes, refused: res.refused };
     let resolve!: (o: SubmitOutcome) => void;
     const done = new Promise<SubmitOutcome>((r) => { resolve = r; });
@@ -211,6 +226,7 @@ export class Room {
     // Keep completed steps in the window only briefly: the durable check covers the rest.
     this.trimOpIds();
     try {
+      this.mirror?.committed(batch.map((p) => p.step));
       this.opts.onCommitted(batch.map((p) => p.step));
     } finally {
       if (this.pending.length > 0) this.scheduleFlush();
@@ -227,6 +243,7 @@ export class Room {
       this.byOpId.delete(p.step.opId);
     }
     this.version = this.committedVersion;
+    this.mirror?.rolledBack(all.map((p) => p.step));
     for (const p of all) p.resolve(fail(error));
   }
 

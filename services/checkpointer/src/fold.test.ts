@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
+import type { Json, Op } from '@weft/core';
+import { emptyDraft } from '@weft/core';
+import { applyOpsToYDoc, draftToYDoc, yDocToDraft } from '@weft/ydoc';
+import type { PrevSnapshot } from './fold.ts';
+import { foldSnapshot } from './fold.ts';
+import type { TailStep } from './fold.ts';
+
+const section = (id: string): Json => ({
+  id, kind: 'surface', catalog: 'weft@1', data: {},
+  components: { root: { id: 'root', component: 'Stack', children: ['t'] }, t: { id: 't', component: 'Heading', props: { text: id } } },
+});
+
+const stepsOps: Op[][] = [
+  [{ op: 'replace', path: '/title', value: 'Home' }],
+  [{ op: 'add', path: '/sections/hero', value: section('hero') }, { op: 'add', path: '/order/-', value: 'hero' }],
+  [{ op: 'replace', path: '/sections/hero/components/t/props/text', value: 'Hi' }],
+  [{ op: 'add', path: '/sections/faq', value: section('faq') }, { op: 'add', path: '/order/0', value: 'faq' }],
+];
+
+/** Steps with Yjs updates from one doc lineage, as the session's mirror records them. */
+function lineage(ops: Op[][]): { steps: TailStep[]; doc: Y.Doc; seed: PrevSnapshot } {
+  const doc = new Y.Doc();
+  draftToYDoc(emptyDraft('d1'), doc, 0);
+  const seed: PrevSnapshot = { version: 0, epoch: 0, doc: emptyDraft('d1') as unknown as Json, yState: Y.encodeStateAsUpdate(doc) };
+  const steps: TailStep[] = ops.map((o, i) => {
+    const before = Y.encodeStateVector(doc);
+    applyOpsToYDoc(doc, o);
+    return { version: i + 1, ops: o, yUpdate: Y.encodeStateAsUpdate(doc, before) };
+  });
+  return { steps, doc, seed };
+}
+
+describe('foldSnapshot', () => {
+  it('folds the log from nothing into the draft at the last version', () => {
+    const { steps } = lineage(stepsOps);
+    const f = foldSnapshot('d1', 0, null, steps);
+    expect(f.version).toBe(4);
+    expect(f.doc.title).toBe('Home');
+    expect(f.doc.order).toEqual(['faq', 'hero']);
+    expect(f.doc.sections['hero']?.components['t']?.props).toEqual({ text: 'Hi' });
+  });
+
+  it('continues from a previous snapshot, without mutating it, to the same result as a full fold', () => {
+    const { steps } = lineage(stepsOps);
+    const first = foldSnapshot('d1', 0, null, steps.slice(0, 2));
+    const prev = { version: 2, epoch: 0, doc: first.doc as unknown as Json, yState: first.yState };
+    const frozen = JSON.stringify(prev.doc);
+    const next = foldSnapshot('d1', 0, prev, steps.slice(2));
+    expect(JSON.stringify(prev.doc)).toBe(frozen);
+    expect(next.doc).toEqual(foldSnapshot('d1', 0, null, steps).doc);
+  });
+
+  it('continues the Yjs lineage: the state decodes to the same draft as the JSON', () => {
+    const { steps, doc, seed } = lineage(stepsOps);
+    expect(foldSnapshot('d1', 0, null, steps).yState).toBeNull(); // no seed state: nothing to continue
+    const a = foldSnapshot('d1', 0, seed, steps.slice(0, 3));
+    const b = foldSnapshot('d1', 0, { version: 3, epoch: 0, doc: a.doc as unknown as Json, yState: a.yState }, steps.slice(3));
+    expect(b.yState).not.toBeNull();
+    const loaded = new Y.Doc();
+    Y.applyUpdate(loaded, b.yState!);
+    expect(yDocToDraft(loaded, 'd1')).toEqual(yDocToDraft(doc, 'd1'));
+    expect(yDocToDraft(loaded, 'd1').order).toEqual(b.doc.order);
+    // Applying the state to a client that already has the lineage adds nothing (no duplicates).
+    const client = new Y.Doc();
+    Y.applyUpdate(client, Y.encodeStateAsUpdate(doc));
+    Y.applyUpdate(client, b.yState!);
+    expect(client.getArray('order').length).toBe(2);
+  });
+
+  it('stores no Yjs state when a step in the range has no update, or the epoch changed', () => {
+    const { steps, seed } = lineage(stepsOps);
+    const gap = steps.map((s, i) => (i === 2 ? { ...s, yUpdate: null } : s));
+    const f = foldSnapshot('d1', 0, seed, gap);
+    expect(f.yState).toBeNull();
+    expect(f.yNote).toMatch(/version 3/);
+    expect(f.doc.order).toEqual(['faq', 'hero']);
+    const a = foldSnapshot('d1', 0, seed, steps.slice(0, 2));
+    expect(a.yState).not.toBeNull();
+    const e = foldSnapshot('d1', 1, { version: 2, epoch: 0, doc: a.doc as unknown as Json, yState: a.yState }, steps.slice(2));
+    expect(e.yState).toBeNull();
+    // and a snapshot without state cannot seed one
+    const n = foldSnapshot('d1', 0, { version: 2, epoch: 0, doc: a.doc as unknown as Json, yState: null }, steps.slice(2));
+    expect(n.yState).toBeNull();
+  });
+
+  it('refuses a tail that is not contiguous (a bug, not an outcome)', () => {
+    const { steps } = lineage(stepsOps);
+    expect(() => foldSnapshot('d1', 0, null, [steps[0]!, steps[2]!])).toThrow(/not contiguous/);
+  });
+});

@@ -1,0 +1,221 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { Hocuspocus } from '@hocuspocus/server';
+import type { Connection } from '@hocuspocus/server';
+import { WebSocketServer } from 'ws';
+import type { RawData, WebSocket } from 'ws';
+import * as Y from 'yjs';
+import { CloseCode } from '@weft/protocol';
+import type { ResultMessage, YjsRefusalMessage } from '@weft/protocol';
+import type { Extension, ExtensionApi } from '../app.ts';
+import type { Ctx } from '../context.ts';
+import { can } from '../http/auth.ts';
+import type { Principal } from '../http/auth.ts';
+import { bodyHash, parseSubmit } from '../http/ops.ts';
+import { HttpError } from '../http/respond.ts';
+import { DraftDoc } from './draft-doc.ts';
+
+interface ConnContext { principal: Principal; socketId: string }
+
+/** Closes a connection with a code from our registry (CONVENTIONS.md §6). */
+class CloseError extends Error {
+  readonly code: number;
+  readonly reason: string;
+  constructor(code: number, reason: string) {
+    super(reason);
+    this.code = code;
+    this.reason = reason;
+  }
+}
+
+const SYNC_STEP_2 = 1;
+const SYNC_UPDATE = 2;
+
+/**
+ * The Yjs door: Hocuspocus at `/collab`, document name = draft id. Hocuspocus is transport only:
+ * documents load from the room's lineage doc (snapshot + log), nothing is stored through its
+ * debounced hooks, and every peer update is validated through the room pipeline and committed to
+ * Postgres before anyone else sees it (YJS-WRITES.md).
+ */
+export function collabExtension(opts: { maxUpdateBytes?: number } = {}): Extension {
+  let hocuspocus: Hocuspocus | null = null;
+  let wss: WebSocketServer | null = null;
+  const docs = new Map<string, DraftDoc>();
+  /** Yjs client id → the connection that first wrote with it (forged ids are refused). */
+  const clientOwner = new Map<number, string>();
+  return {
+    name: 'collab',
+    register(api: ExtensionApi) {
+      const { ctx } = api;
+      const maxBytes = opts.maxUpdateBytes ?? ctx.config.maxBodyBytes;
+      ctx.rooms.setMirrorFactory(async (room) => {
+        const dd = await DraftDoc.load(ctx.store, room);
+        docs.set(room.draftId, dd);
+        return dd;
+      });
+      hocuspocus = new Hocuspocus({
+        quiet: true,
+        debounce: 0,
+        unloadImmediately: true,
+        async onAuthenticate({ token, documentName, connectionConfig }) {
+          const principal = await ctx.auth.fromToken(token).catch(() => {
+            throw new CloseError(CloseCode.UNAUTHORIZED, 'UNAUTHORIZED');
+          });
+          if (!can(principal, documentName, 'read')) throw new CloseError(CloseCode.NOT_FOUND, 'NOT_FOUND');
+          connectionConfig.readOnly = !can(principal, documentName, 'write');
+          return { principal, socketId: randomUUID() } satisfies ConnContext;
+        },
+        async onLoadDocument({ documentName, document }) {
+          const room = await ctx.rooms.get(documentName);
+          if (!room) throw new CloseError(CloseCode.NOT_FOUND, 'NOT_FOUND');
+          const dd = docs.get(documentName);
+          if (!dd) throw new CloseError(CloseCode.INTERNAL, 'INTERNAL');
+          // Attach only at a committed point, so live never starts with an unacknowledged step.
+          while (!room.idle) await room.drain();
+          dd.attach(document);
+        },
+        async afterUnloadDocument({ documentName }) {
+          const dd = docs.get(documentName);
+          if (dd?.live) dd.detach(dd.live);
+        },
+        async beforeHandleAwareness({ states, transactionOrigin }: { states: Map<number, Record<string, unknown>>; transactionOrigin: unknown }) {
+          const conn = originConnection(transactionOrigin);
+          if (!conn) return;
+          if (conn.readOnly) {
+            states.clear(); // read-only peers' presence is not relayed
+            return;
+          }
+          const c = conn.context as ConnContext;
+          for (const state of states.values()) state['user'] = { ...(state['user'] as object | undefined), id: c.principal.actor.id, kind: c.principal.actor.kind };
+        },
+        async beforeSync({ connection, type, payload, documentName }) {
+          if ((type !== SYNC_STEP_2 && type !== SYNC_UPDATE) || connection.readOnly) return;
+          const dd = docs.get(documentName);
+          const room = ctx.rooms.peek(documentName);
+          if (!dd || !room) throw new CloseError(CloseCode.INTERNAL, 'INTERNAL');
+          await guardUpdate(ctx, dd, connection, payload, maxBytes, clientOwner);
+        },
+        async onStateless({ connection, documentName, payload }) {
+          await handleSubmit(ctx, connection, documentName, payload);
+        },
+      } as ConstructorParameters<typeof Hocuspocus>[0]);
+      wss = new WebSocketServer({ noServer: true, maxPayload: maxBytes + 1024 });
+      api.onUpgrade((req, socket, head) => {
+        const url = new URL(req.url ?? '/', 'http://localhost');
+        if (url.pathname !== '/collab') return false;
+        wss!.handleUpgrade(req, socket, head, (ws) => attachSocket(hocuspocus!, ws, req));
+        return true;
+      });
+    },
+    async close() {
+      hocuspocus?.closeConnections();
+      wss?.close();
+    },
+  };
+}
+
+function attachSocket(h: Hocuspocus, ws: WebSocket, req: IncomingMessage): void {
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
+  const request = new Request(`http://localhost${req.url ?? '/collab'}`, { headers });
+  const client = h.handleConnection(ws as never, request);
+  ws.on('message', (data: RawData) => {
+    const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+    client.handleMessage(new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength));
+  });
+  ws.on('close', (code: number, reason: Buffer) => client.handleClose({ code, reason: reason.toString() }));
+  ws.on('error', () => ws.terminate());
+}
+
+function originConnection(origin: unknown): Connection | null {
+  const o = origin as { source?: string; connection?: Connection } | null;
+  return o?.source === 'connection' && o.connection ? o.connection : null;
+}
+
+/**
+ * A peer's update: tried on the lineage doc, its ops through the room pipeline (atomically), then
+ * committed and published — or reverted for everyone with `update + inverse` as one update, and
+ * the sender told why. Malformed, oversized and forged updates close that connection.
+ */
+async function guardUpdate(ctx: Ctx, dd: DraftDoc, connection: Connection, update: Uint8Array, maxBytes: number, owners: Map<number, string>): Promise<void> {
+  const c = connection.context as ConnContext;
+  if (update.length > maxBytes) throw new CloseError(CloseCode.BAD_REQUEST, 'PAYLOAD_TOO_LARGE');
+  let meta: { from: Map<number, number>; to: Map<number, number> };
+  try {
+    meta = Y.parseUpdateMeta(update);
+  } catch {
+    throw new CloseError(CloseCode.BAD_REQUEST, 'FORGED_UPDATE');
+  }
+  const known = Y.decodeStateVector(Y.encodeStateVector(dd.doc));
+  for (const [client, end] of meta.to) {
+    if ((known.get(client) ?? 0) >= end) continue; // nothing new from this client
+    const owner = owners.get(client);
+    if (owner !== undefined && owner !== c.socketId) throw new CloseError(CloseCode.BAD_REQUEST, 'FORGED_UPDATE');
+  }
+  const tried = dd.guard.tryUpdate(update);
+  if (!tried.ok) throw new CloseError(CloseCode.BAD_REQUEST, 'FORGED_UPDATE');
+  for (const [client] of meta.from) if (!owners.has(client)) owners.set(client, c.socketId);
+  if (tried.ops.length === 0) {
+    dd.guard.commit(); // pending structs or no-op: judged when their dependencies arrive
+    if (dd.live) Y.applyUpdate(dd.live, update, dd.origin);
+    return;
+  }
+  const pending = dd.room.submitNow({
+    opId: `y-${c.socketId.slice(0, 8)}-${randomUUID().slice(0, 8)}`,
+    bodyHash: 'yjs',
+    ops: tried.ops,
+    actor: c.principal.actor,
+    yUpdate: update,
+    atomic: true,
+  });
+  // A refusal resolves in this microtask turn (the pipeline is synchronous), before any other
+  // message can touch the guard: revert now, for everyone, as one update.
+  const out = await pending;
+  if (out.ok) return;
+  const inverse = dd.guard.revert();
+  if (dd.live) Y.applyUpdate(dd.live, Y.mergeUpdates([update, inverse]), dd.origin);
+  const refused = Array.isArray(out.error['refused']) ? (out.error['refused'] as YjsRefusalMessage['refused']) : [];
+  const msg: YjsRefusalMessage & { code: string; message: string } = {
+    type: 'refused', code: out.error.code, message: out.error.message,
+    refused: refused.length > 0 ? refused : [{ code: 'VALIDATION_FAILED', rule: 'invalid_op', path: out.error.path ?? '', message: out.error.message, index: 0 }],
+    repairs: [], changedIds: changedIds(tried.ops),
+  };
+  connection.sendStateless(JSON.stringify(msg));
+  ctx.metrics.inc('weft_yjs_refused_total', 1, 'Peer Yjs updates reverted');
+}
+
+function changedIds(ops: { path: string }[]): string[] {
+  const ids = new Set<string>();
+  for (const op of ops) {
+    const m = /^\/sections\/([^/]+)(?:\/components\/([^/]+))?/.exec(op.path);
+    if (m) ids.add(m[2] ?? m[1]!);
+  }
+  return [...ids];
+}
+
+/** A stateless `submit` message: the same pipeline as HTTP, answered with a `result` message. */
+async function handleSubmit(ctx: Ctx, connection: Connection, draftId: string, payload: string): Promise<void> {
+  let opId = '';
+  try {
+    const msg = JSON.parse(payload) as { type?: string; opId?: string };
+    if (msg.type !== 'submit') return; // other stateless traffic (ghosts) is not ours to answer
+    opId = typeof msg.opId === 'string' ? msg.opId : '';
+    const c = connection.context as ConnContext;
+    if (connection.readOnly) throw new HttpError('FORBIDDEN', 'This connection is read-only.');
+    const body = parseSubmit(msg);
+    const room = await ctx.rooms.get(draftId);
+    if (!room) throw new HttpError('NOT_FOUND', `No draft "${draftId}".`);
+    const out = await room.submit({
+      opId: body.opId, bodyHash: bodyHash(body.ops, body.turnId), baseVersion: body.baseVersion, turnId: body.turnId ?? null,
+      ops: body.ops, actor: c.principal.actor,
+    });
+    const reply: ResultMessage = out.ok
+      ? { type: 'result', opId, ok: true, ...out.value }
+      : { type: 'result', opId, ok: false, version: room.version, applied: [], repairs: [], refused: [], error: { code: out.error.code, message: out.error.message } };
+    connection.sendStateless(JSON.stringify(reply));
+  } catch (e) {
+    const err = e instanceof HttpError ? { code: e.code, message: e.message } : { code: 'BAD_REQUEST', message: 'The stateless message is not a valid submit.' };
+    const reply: ResultMessage = { type: 'result', opId, ok: false, version: 0, applied: [], repairs: [], refused: [], error: err };
+    connection.sendStateless(JSON.stringify(reply));
+  }
+}

@@ -1,0 +1,111 @@
+import jsonpatch from 'fast-json-patch';
+import * as Y from 'yjs';
+import type { Op } from '@weft/core';
+import type { EventStore } from '@weft/store';
+import { applyOpsToYDoc, UpdateGuard, yDocToDraft } from '@weft/ydoc';
+import type { Room, RoomMirror } from '../rooms/room.ts';
+import type { CommittedStep } from '../rooms/types.ts';
+
+/**
+ * A room's Yjs lineage doc: the draft as a Y.Doc, kept in lockstep with the room's JSON mirror
+ * inside the synchronous pipeline. It doubles as the update guard's shadow (YJS-WRITES.md): a
+ * peer's update is tried on it first. `live` is the Hocuspocus document peers sync with; it only
+ * ever receives committed updates (or a refused update merged with its inverse).
+ *
+ * Loaded from the latest snapshot that carries a Yjs state of the draft's epoch, plus each later
+ * step's stored update bytes — never rebuilt from JSON under the same epoch (RELIABILITY.md #344).
+ * A step whose bytes were never stored (a crash between COMMIT and the mirror) gets them now, from
+ * its ops, and they are written back, so every later load follows the same lineage.
+ */
+export class DraftDoc implements RoomMirror {
+  readonly doc: Y.Doc;
+  readonly guard: UpdateGuard;
+  readonly room: Room;
+  live: Y.Doc | null = null;
+  readonly origin = { name: 'weft-server' };
+
+  private constructor(room: Room, doc: Y.Doc) {
+    this.room = room;
+    this.doc = doc;
+    this.guard = new UpdateGuard(doc);
+  }
+
+  static async load(store: EventStore, room: Room): Promise<DraftDoc> {
+    const doc = new Y.Doc({ gc: true });
+    const snaps = await store.listSnapshots(room.draftId);
+    const base = snaps.filter((s) => s.yState !== null && s.epoch === room.epoch && s.version <= room.committedVersion)
+      .sort((a, b) => b.version - a.version)[0];
+    let after = 0;
+    if (base?.yState) {
+      Y.applyUpdate(doc, base.yState);
+      after = base.version;
+    }
+    const missing: [number, Uint8Array][] = [];
+    while (after < room.committedVersion) {
+      const steps = await store.readSteps(room.draftId, { after, limit: 2000, upTo: room.committedVersion });
+      if (steps.length === 0) break;
+      for (const s of steps) {
+        if (s.yUpdate) Y.applyUpdate(doc, s.yUpdate);
+        else missing.push([s.version, capture(doc, () => applyOpsToYDoc(doc, s.ops))]);
+      }
+      after = steps[steps.length - 1]!.version;
+    }
+    for (const [v, bytes] of missing) await store.setYUpdate(room.draftId, v, bytes);
+    return new DraftDoc(room, doc);
+  }
+
+  /** Inside the room's synchronous pipeline, right after the JSON mirror changed. */
+  applied(step: { ops: Op[]; notes: CommittedStep['notes'] }, fromPeer: Uint8Array | null): Uint8Array | null {
+    if (fromPeer === null) return capture(this.doc, () => applyOpsToYDoc(this.doc, step.ops, this.origin));
+    this.guard.commit();
+    if (step.notes.length === 0) return fromPeer;
+    // The pipeline repaired the peer's ops: bring the doc to the repaired draft as a server change.
+    const repair = jsonpatch.compare(yDocToDraft(this.doc, this.room.draftId), this.room.draft) as Op[];
+    if (repair.length === 0) return fromPeer;
+    const bytes = capture(this.doc, () => applyOpsToYDoc(this.doc, repair, this.origin));
+    return Y.mergeUpdates([fromPeer, bytes]);
+  }
+
+  /** After COMMIT: peers get the committed updates, in version order. */
+  committed(steps: CommittedStep[]): void {
+    const live = this.live;
+    if (!live) return;
+    for (const s of steps) if (s.yUpdate) Y.applyUpdate(live, s.yUpdate, this.origin);
+  }
+
+  /** A failed commit: take the steps back out of the lineage; peers get update+undo as one. */
+  rolledBack(steps: CommittedStep[]): void {
+    const parts: Uint8Array[] = [];
+    for (const s of steps) if (s.yUpdate) parts.push(s.yUpdate);
+    for (let i = steps.length - 1; i >= 0; i--) {
+      parts.push(capture(this.doc, () => applyOpsToYDoc(this.doc, steps[i]!.inverse, this.origin)));
+    }
+    if (this.live && parts.length > 0) Y.applyUpdate(this.live, Y.mergeUpdates(parts), this.origin);
+  }
+
+  /** Hocuspocus loaded the document: it starts from the lineage as committed. */
+  attach(live: Y.Doc): void {
+    this.live = live;
+    Y.applyUpdate(live, Y.encodeStateAsUpdate(this.doc), this.origin);
+  }
+
+  detach(live: Y.Doc): void {
+    if (this.live === live) this.live = null;
+  }
+}
+
+/** Runs `f` and returns the Yjs update(s) it produced on `doc`, merged. */
+export function capture(doc: Y.Doc, f: () => void): Uint8Array {
+  const parts: Uint8Array[] = [];
+  const on = (u: Uint8Array): void => {
+    parts.push(u);
+  };
+  doc.on('update', on);
+  try {
+    f();
+  } finally {
+    doc.off('update', on);
+  }
+  if (parts.length === 1) return parts[0]!;
+  return parts.length === 0 ? new Uint8Array([0, 0]) : Y.mergeUpdates(parts);
+}

@@ -1,0 +1,36 @@
+// MCP over streamable HTTP at /mcp, as a session extension. Stateless: each POST authenticates
+// its bearer token (as every HTTP route does) and gets its own server and transport.
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Extension } from '../app.ts';
+import { HttpError } from '../http/respond.ts';
+import { createWeftMcpServer } from './server.ts';
+
+export const MCP_PATH = '/mcp';
+
+export function mcpExtension(): Extension {
+  return {
+    name: 'mcp',
+    register({ ctx, router }) {
+      router.on('POST', MCP_PATH, async ({ req, res }) => {
+        const principal = await ctx.auth.fromRequest(req);
+        const server = createWeftMcpServer(ctx, principal);
+        // No sessionIdGenerator: stateless mode. JSON replies: no tool here streams progress.
+        const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
+        res.on('close', () => {
+          void transport.close();
+          void server.close();
+        });
+        await server.connect(transport);
+        await transport.handleRequest(req, res);
+        ctx.metrics.inc('weft_mcp_requests_total', 1, 'MCP requests over HTTP');
+      });
+      // Stateless mode: no server-initiated stream and no session to delete.
+      for (const method of ['GET', 'DELETE'] as const) {
+        router.on(method, MCP_PATH, async ({ req }) => {
+          await ctx.auth.fromRequest(req);
+          throw new HttpError('BAD_REQUEST', `${method} ${MCP_PATH} is not supported: this MCP endpoint is stateless; POST JSON-RPC messages.`);
+        });
+      }
+    },
+  };
+}

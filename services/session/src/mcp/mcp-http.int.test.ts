@@ -1,0 +1,175 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMcpTestSession, TEST_ADMIN } from './test/session.ts';
+import type { McpTestSession } from './test/session.ts';
+
+const hero = {
+  id: 'hero', kind: 'surface', catalog: 'weft@1', data: {},
+  components: {
+    root: { id: 'root', component: 'Stack', children: ['title'] },
+    title: { id: 'title', component: 'Heding', props: { text: 'Build pages with agents', level: 1 } },
+  },
+};
+
+async function connect(url: string, token: string | null): Promise<Client> {
+  const client = new Client({ name: 'weft-test', version: '0.0.0' });
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers } }));
+  return client;
+}
+
+type Sc = Record<string, unknown> & { error?: { code: string; message: string; path?: string } };
+async function call(c: Client, name: string, args: Record<string, unknown>): Promise<{ r: CallToolResult; s: Sc }> {
+  const r = (await c.callTool({ name, arguments: args })) as CallToolResult;
+  return { r, s: (r.structuredContent ?? {}) as Sc };
+}
+
+describe('MCP over streamable HTTP (SDK client against a real session)', () => {
+  let s: McpTestSession;
+  let writer: Client;
+  let reader: Client;
+  beforeAll(async () => {
+    s = await startMcpTestSession();
+    const res = await fetch(`${s.url}/v1/drafts`, {
+      method: 'POST', headers: { authorization: `Bearer ${TEST_ADMIN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'page', title: 'Landing' }),
+    });
+    expect(res.status).toBe(201);
+    writer = await connect(s.url, await s.token('bot', { page: ['read', 'write'] }));
+    reader = await connect(s.url, await s.token('viewer', { page: ['read'] }, 'human'));
+  });
+  afterAll(async () => {
+    await writer?.close();
+    await reader?.close();
+    await s?.close();
+  });
+
+  it('lists every tool of the door', async () => {
+    const { tools } = await writer.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'close_build_session', 'export_surface', 'get_catalog', 'get_draft', 'get_preview', 'import_surface', 'open_build_session', 'patch_draft', 'undo_turn',
+    ]);
+    const patch = tools.find((t) => t.name === 'patch_draft')!;
+    expect(patch.inputSchema.required).toEqual(expect.arrayContaining(['session', 'ops']));
+  });
+
+  it('refuses a request without a bearer token (401, as over HTTP)', async () => {
+    const res = await fetch(`${s.url}/mcp`, {
+      method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('UNAUTHORIZED');
+    await expect(connect(s.url, 'wft_bogus')).rejects.toThrow();
+  });
+
+  it('opens a session and patches: applied ops, the typo repaired, a refusal with its pointer, the new version', async () => {
+    const open = await call(writer, 'open_build_session', { draftId: 'page' });
+    expect(open.r.isError).toBeFalsy();
+    const session = open.s['session'] as string;
+    expect(session).toMatch(/^page:/);
+
+    const first = await call(writer, 'patch_draft', { session, rev: open.s['version'], ops: [{ op: 'add', path: '/sections/hero', value: hero }] });
+    expect(first.r.isError).toBeFalsy();
+    expect(first.s['version']).toBeGreaterThan(open.s['version'] as number);
+    expect(first.s['repairs']).toEqual(expect.arrayContaining([expect.objectContaining({ rule: 'snapped_name' })]));
+    expect(first.s['refused']).toEqual([]);
+
+    const bad = await call(writer, 'patch_draft', { session, ops: [
+      { op: 'add', path: '/sections/hero/components/root/children/-', value: 'ghost' },
+      { op: 'replace', path: '/sections/hero/components/title/props/text', value: 'Pages, built live' },
+    ] });
+    const refused = bad.s['refused'] as { path: string; rule: string; code: string; index: number }[];
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatchObject({ code: 'VALIDATION_FAILED', index: 0 });
+    expect(refused[0]!.path.startsWith('/sections/hero/components/root')).toBe(true);
+    expect(bad.s['applied']).toEqual([{ op: 'replace', path: '/sections/hero/components/title/props/text', value: 'Pages, built live' }]);
+    expect((bad.r.content[0] as { text: string }).text).toContain('refused');
+
+    const got = await call(reader, 'get_draft', { draftId: 'page' });
+    const draft = got.s['draft'] as { order: string[]; sections: Record<string, { components: Record<string, { component: string; props: { text: string } }> }> };
+    expect(draft.order).toEqual(['hero']);
+    expect(draft.sections['hero']!.components['title']).toMatchObject({ component: 'Heading', props: { text: 'Pages, built live' } });
+    const old = await call(reader, 'get_draft', { draftId: 'page', version: first.s['version'] });
+    expect((old.s['draft'] as typeof draft).sections['hero']!.components['title']!.props.text).toBe('Build pages with agents');
+
+    const closed = await call(writer, 'close_build_session', { session });
+    expect(closed.s['closed']).toBe(true);
+    const late = await call(writer, 'patch_draft', { session, ops: [{ op: 'replace', path: '/title', value: 'x' }] });
+    expect(late.r.isError).toBe(true);
+    expect(late.s.error?.code).toBe('SESSION_CLOSED');
+  });
+
+  it('scopes come from the token: a read token reads but every write tool is FORBIDDEN', async () => {
+    const open = await call(reader, 'open_build_session', { draftId: 'page' });
+    const w = await call(reader, 'patch_draft', { session: open.s['session'], ops: [{ op: 'replace', path: '/title', value: 'no' }] });
+    expect(w.r.isError).toBe(true);
+    expect(w.s.error?.code).toBe('FORBIDDEN');
+    expect((await call(reader, 'undo_turn', { draftId: 'page' })).s.error?.code).toBe('FORBIDDEN');
+    expect((await call(reader, 'import_surface', { draftId: 'page', format: 'json-render', document: { root: 'a', elements: {} } })).s.error?.code).toBe('FORBIDDEN');
+    const other = await connect(s.url, await s.token('stranger', { elsewhere: ['read', 'write'] }));
+    expect((await call(other, 'get_draft', { draftId: 'page' })).s.error?.code).toBe('NOT_FOUND');
+    await other.close();
+  });
+
+  it('imports a json-render spec through the pipeline and exports it back as A2UI', async () => {
+    const spec = {
+      root: 'box',
+      elements: {
+        box: { type: 'Stack', props: {}, children: ['head', 'plan'] },
+        head: { type: 'Heading', props: { text: { $state: '/title' }, level: 2 } },
+        plan: { type: 'Toggle', props: { options: ['Monthly', 'Yearly'], value: { $bindState: '/period' } } },
+      },
+      state: { title: 'Pricing', period: 'Monthly' },
+    };
+    const imp = await call(writer, 'import_surface', { draftId: 'page', format: 'json-render', document: spec, sectionId: 'pricing' });
+    expect(imp.r.isError).toBeFalsy();
+    expect(imp.s['refused']).toEqual([]);
+    expect(Array.isArray(imp.s['notes'])).toBe(true);
+    const d = (await call(reader, 'get_draft', { draftId: 'page' })).s['draft'] as { order: string[]; sections: Record<string, { data: unknown; components: Record<string, { props?: unknown }> }> };
+    expect(d.order).toEqual(['hero', 'pricing']);
+    expect(d.sections['pricing']!.data).toEqual({ title: 'Pricing', period: 'Monthly' });
+
+    const exp = await call(reader, 'export_surface', { draftId: 'page', sectionId: 'pricing', format: 'a2ui' });
+    const msgs = exp.s['document'] as { version: string; createSurface?: unknown; updateComponents?: { components: { id: string }[] } }[];
+    expect(msgs[0]).toMatchObject({ version: 'v0.9' });
+    expect(msgs.some((m) => m.createSurface)).toBe(true);
+    expect(msgs.flatMap((m) => m.updateComponents?.components ?? []).map((c) => c.id)).toContain('root');
+
+    const missing = await call(reader, 'export_surface', { draftId: 'page', sectionId: 'nope', format: 'json-render' });
+    expect(missing.s.error?.code).toBe('NOT_FOUND');
+  });
+
+  it('undo_turn takes back the caller\'s last change', async () => {
+    const before = (await call(reader, 'get_draft', { draftId: 'page' })).s['draft'] as { order: string[] };
+    expect(before.order).toContain('pricing');
+    const u = await call(writer, 'undo_turn', { draftId: 'page' });
+    expect(u.r.content[0]).toEqual({});
+    expect(u.r.isError).toBeFalsy();
+    const after = (await call(reader, 'get_draft', { draftId: 'page' })).s['draft'] as { order: string[] };
+    expect(after.order).toEqual(['hero']);
+  });
+
+  it('get_preview renders the draft, also as an MCP Apps ui:// resource', async () => {
+    const html = await call(reader, 'get_preview', { draftId: 'page' });
+    expect(html.s['html']).toContain('Pages, built live');
+    const app = await call(reader, 'get_preview', { draftId: 'page', app: true });
+    const res = app.r.content[0] as { type: string; resource: { uri: string; mimeType: string; text: string } };
+    expect(res.type).toBe('resource');
+    expect(res.resource).toMatchObject({ uri: 'ui://weft/preview/page', mimeType: 'text/html;profile=mcp-app' });
+    expect(res.resource.text).toContain('Pages, built live');
+    const read = await reader.readResource({ uri: 'ui://weft/preview/page' });
+    expect(read.contents[0]).toMatchObject({ mimeType: 'text/html;profile=mcp-app' });
+    expect((read.contents[0] as { text: string }).text).toContain('<!doctype html>');
+  });
+
+  it('get_catalog serves the prompt text and the entries', async () => {
+    const c = await call(reader, 'get_catalog', {});
+    expect(typeof c.s['prompt']).toBe('string');
+    expect((c.s['prompt'] as string).length).toBeGreaterThan(200);
+    const names = (c.s['entries'] as { name: string }[]).map((e) => e.name);
+    expect(names).toEqual(expect.arrayContaining(['Heading', 'Toggle', 'pricing-table']));
+  });
+});

@@ -1,0 +1,220 @@
+// The MCP door (RFC §6 "Any MCP client"): the same pipeline, scopes and errors as HTTP, as MCP
+// tools. One server per principal; the HTTP extension builds one per request (stateless).
+import { randomUUID } from 'node:crypto';
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { defaultCatalog } from '@weft/core';
+import type { Draft, Json, Op, SurfaceSection } from '@weft/core';
+import { diffSection, fromA2ui, fromJsonRender, toA2ui, toJsonRender } from '@weft/interop';
+import type { InteropNote } from '@weft/interop';
+import { renderPage } from '@weft/render';
+import { loadDraft } from '@weft/store';
+import { z } from 'zod';
+import type { Ctx } from '../context.ts';
+import { requireScope } from '../http/auth.ts';
+import type { Principal } from '../http/auth.ts';
+import { mustRoom } from '../http/drafts.ts';
+import { outcomeOrThrow, parseSubmit, submitAs, undoRedo } from '../http/ops.ts';
+import { HttpError } from '../http/respond.ts';
+import { catalogText } from './catalog-text.ts';
+import { defineTool } from './define-tool.ts';
+import { formatSessionHandle, parseSessionHandle } from './session-handle.ts';
+
+export const PREVIEW_URI = 'ui://weft/preview';
+export const MCP_APP_MIME = 'text/html;profile=mcp-app';
+
+const draftId = z.string().min(1).max(41).describe('The draft id, e.g. "landing".');
+const version = z.number().int().min(0).optional().describe('A past version; default the head.');
+const format = z.enum(['a2ui', 'json-render']);
+
+/** A tool reply: a short text for the model, the full object as structuredContent. */
+function reply(summary: string, value: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: `${summary}\n${JSON.stringify(value)}` }], structuredContent: value };
+}
+
+/** Expected failures are values: the client sees `{error:{code,message,…}}` with isError. */
+async function guarded(fn: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (!(e instanceof HttpError)) throw e;
+    const error = { code: e.code, message: e.message, ...e.extra };
+    return { isError: true, content: [{ type: 'text', text: `${e.code}: ${e.message}\n${JSON.stringify({ error })}` }], structuredContent: { error } };
+  }
+}
+
+function summarize(r: { version: number; applied: unknown[]; repairs: unknown[]; refused: { path: string; message: string }[] }): string {
+  const refused = r.refused.map((x) => `${x.path}: ${x.message}`).join('; ');
+  return `Version ${r.version}: ${r.applied.length} op(s) applied, ${r.repairs.length} repair(s), ${r.refused.length} refused${refused ? ` (${refused})` : ''}.`;
+}
+
+async function draftAt(ctx: Ctx, p: Principal, id: string, v: number | undefined): Promise<{ draft: Draft; version: number }> {
+  requireScope(p, id, 'read');
+  const room = await mustRoom(ctx, id);
+  if (v === undefined) return room.committedView();
+  if (v > room.committedVersion) throw new HttpError('NOT_FOUND', `Version ${v} does not exist yet; the head is ${room.committedVersion}.`);
+  const at = await loadDraft(ctx.store, id, v);
+  return { draft: at.draft, version: at.version };
+}
+
+function sectionOf(draft: Draft, sectionId: string): SurfaceSection {
+  const s = Object.hasOwn(draft.sections, sectionId) ? draft.sections[sectionId] : undefined;
+  if (!s) throw new HttpError('NOT_FOUND', `No section "${sectionId}" in draft "${draft.id}".`, { path: `/sections/${sectionId}` });
+  return s;
+}
+
+function previewHtml(draft: Draft): string {
+  return renderPage(draft, { title: draft.title || draft.id });
+}
+
+async function submitOps(ctx: Ctx, p: Principal, id: string, input: { ops: unknown[]; baseVersion?: number | undefined; sessionId?: string; turnId?: string | undefined; opId?: string | undefined }) {
+  const body = parseSubmit({
+    opId: input.opId ?? `mcp-${randomUUID()}`, ops: input.ops,
+    ...(input.baseVersion === undefined ? {} : { baseVersion: input.baseVersion }),
+    ...(input.sessionId === undefined ? {} : { sessionId: input.sessionId }),
+    ...(input.turnId === undefined ? {} : { turnId: input.turnId }),
+  });
+  return outcomeOrThrow(await submitAs(ctx, p, id, body));
+}
+
+/** The MCP server for one authenticated principal. Read tools need "read", write tools "write". */
+export function createWeftMcpServer(ctx: Ctx, principal: Principal): McpServer {
+  const server = new McpServer({ name: 'weft', version: '0.1.0' }, { capabilities: { tools: {}, resources: {} } });
+  const p = principal;
+
+  defineTool(server, 'open_build_session', {
+    description: 'Open a build session on a draft. Pass the returned `session` to patch_draft; close it with close_build_session (it idles out after 30 minutes).',
+    inputSchema: { draftId },
+  }, async (a) => guarded(async () => {
+    requireScope(p, a.draftId, 'read');
+    const room = await mustRoom(ctx, a.draftId);
+    const sessionId = await ctx.sessions.openSession(a.draftId, p);
+    const v = { session: formatSessionHandle(a.draftId, sessionId), draftId: a.draftId, version: room.committedVersion, budgets: { opsPerTurn: ctx.config.opsPerTurn, opsPerSecond: ctx.config.opsPerSecond } };
+    return reply(`Session open on "${a.draftId}" at version ${v.version}.`, v);
+  }));
+
+  defineTool(server, 'patch_draft', {
+    description: 'Apply RFC 6902 JSON Patch ops to the session\'s draft. Each op is repaired, validated and applied or refused on its own; the reply lists the ops as applied, the repairs, the refusals (each with a JSON Pointer, rule and message) and the new version. `rev` (optional) is the version you based the ops on.',
+    inputSchema: {
+      session: z.string().describe('The handle from open_build_session.'),
+      rev: z.number().int().min(0).optional(),
+      ops: z.array(z.unknown()).min(1).describe('JSON Patch ops, e.g. {"op":"add","path":"/sections/hero","value":{…}}'),
+      turnId: z.string().optional().describe('Group several calls into one agent turn (RUN_STARTED … RUN_FINISHED).'),
+      opId: z.string().optional().describe('Idempotency key: retry with the same opId and ops.'),
+    },
+  }, async (a) => guarded(async () => {
+    const h = parseSessionHandle(a.session);
+    if (!h) throw new HttpError('SESSION_CLOSED', 'Unknown session handle; open one with open_build_session.', { path: '/session' });
+    const r = await submitOps(ctx, p, h.draftId, { ops: a.ops, baseVersion: a.rev, sessionId: h.sessionId, turnId: a.turnId, opId: a.opId });
+    return reply(summarize(r), { ...r });
+  }));
+
+  defineTool(server, 'get_draft', {
+    description: 'The draft (sections, components, data) at its head or at a past version.',
+    inputSchema: { draftId, version },
+  }, async (a) => guarded(async () => {
+    const d = await draftAt(ctx, p, a.draftId, a.version);
+    return reply(`Draft "${a.draftId}" at version ${d.version}: ${d.draft.order.length} section(s).`, { id: a.draftId, version: d.version, draft: d.draft as unknown as Json });
+  }));
+
+  defineTool(server, 'close_build_session', {
+    description: 'Close a build session; its open turns finish.',
+    inputSchema: { session: z.string() },
+  }, async (a) => guarded(async () => {
+    const h = parseSessionHandle(a.session);
+    const closed = h ? await ctx.sessions.close(h.sessionId, p) : false;
+    return reply(closed ? 'Session closed.' : 'The session was not open.', { closed });
+  }));
+
+  defineTool(server, 'get_catalog', {
+    description: 'What a page may hold: the catalog prompt (components, props, bindings, functions, actions, the op format) and the catalog entries with their JSON Schemas.',
+    inputSchema: {},
+  }, async () => guarded(async () => {
+    const c = defaultCatalog;
+    const prompt = catalogText(c);
+    const entries = c.componentNames.map((n) => c.getEntry(n)!).map((e) => ({ name: e.name, group: e.group, description: e.description, props: e.props, required: e.required, children: e.children, example: e.example }));
+    return { content: [{ type: 'text', text: prompt }], structuredContent: { id: c.id, prompt, entries } };
+  }));
+
+  defineTool(server, 'import_surface', {
+    description: 'Import an A2UI v0.9 message list or a json-render spec as a surface section, through the same pipeline as patch_draft. Adds a new section, or replaces `replaceSectionId` by diff. The reply adds the conversion notes.',
+    inputSchema: {
+      draftId, format,
+      document: z.unknown().describe('A2UI: an array of messages (or JSONL text); json-render: {root, elements, state}.'),
+      surfaceId: z.string().optional().describe('A2UI: import only this surface.'),
+      replaceSectionId: z.string().optional(),
+      sectionId: z.string().optional().describe('Id of the new section (default: from the document).'),
+    },
+  }, async (a) => guarded(async () => {
+    requireScope(p, a.draftId, 'write');
+    const target = a.replaceSectionId ?? a.sectionId;
+    let sections: SurfaceSection[];
+    let notes: InteropNote[];
+    if (a.format === 'a2ui') {
+      const r = fromA2ui(a.document as unknown[] | string, { ...(a.surfaceId === undefined ? {} : { surfaceId: a.surfaceId }), ...(target === undefined ? {} : { sectionId: target }) });
+      sections = a.surfaceId === undefined || a.replaceSectionId === undefined ? r.value : r.value.slice(0, 1);
+      notes = r.notes;
+    } else {
+      const r = fromJsonRender(a.document, target === undefined ? {} : { sectionId: target });
+      sections = [r.value];
+      notes = r.notes;
+    }
+    if (sections.length === 0) throw new HttpError('BAD_REQUEST', 'The document holds no surface to import.', { path: '/document', notes });
+    const { draft } = (await mustRoom(ctx, a.draftId)).committedView();
+    const ops: Op[] = [];
+    for (const [i, s] of sections.entries()) {
+      const replace = i === 0 && a.replaceSectionId !== undefined;
+      if (replace) ops.push(...diffSection(sectionOf(draft, a.replaceSectionId!), { ...s, id: a.replaceSectionId! }));
+      else ops.push({ op: 'add', path: `/sections/${s.id}`, value: s as unknown as Json });
+    }
+    if (ops.length === 0) return reply('Nothing changed: the section already matches the document.', { version: (await mustRoom(ctx, a.draftId)).committedVersion, applied: [], repairs: [], refused: [], notes: notes as unknown as Json });
+    const r = await submitOps(ctx, p, a.draftId, { ops });
+    return reply(`${summarize(r)} ${notes.length} conversion note(s).`, { ...r, sections: sections.map((s) => s.id), notes: notes as unknown as Json });
+  }));
+
+  defineTool(server, 'export_surface', {
+    description: 'Export one surface section as A2UI v0.9 messages or a json-render spec; the notes list what has no equivalent.',
+    inputSchema: { draftId, sectionId: z.string(), format, version },
+  }, async (a) => guarded(async () => {
+    const d = await draftAt(ctx, p, a.draftId, a.version);
+    const s = sectionOf(d.draft, a.sectionId);
+    const r = a.format === 'a2ui' ? toA2ui(s) : toJsonRender(s);
+    return reply(`Section "${a.sectionId}" as ${a.format}, ${r.notes.length} note(s).`, { format: a.format, version: d.version, document: r.value as unknown as Json, notes: r.notes as unknown as Json });
+  }));
+
+  defineTool(server, 'undo_turn', {
+    description: 'Undo your last turn (or your last step when it had no turn) on the draft.',
+    inputSchema: { draftId },
+  }, async (a) => guarded(async () => {
+    requireScope(p, a.draftId, 'write');
+    const r = (await undoRedo(ctx, p, a.draftId, 'undo', 'turn', `mcp-undo-${randomUUID()}`)) as Record<string, unknown>;
+    return reply(`Undone: version ${String(r['version'])}.`, r);
+  }));
+
+  defineTool(server, 'get_preview', {
+    description: `The draft rendered to HTML (the real renderer). With app:true the reply embeds it as the MCP Apps resource ${PREVIEW_URI}/<draftId>.`,
+    inputSchema: { draftId, version, app: z.boolean().optional() },
+    _meta: { ui: { resourceUri: PREVIEW_URI } },
+  }, async (a) => guarded(async () => {
+    const d = await draftAt(ctx, p, a.draftId, a.version);
+    const html = previewHtml(d.draft);
+    if (a.app) {
+      return {
+        content: [{ type: 'resource', resource: { uri: `${PREVIEW_URI}/${a.draftId}`, mimeType: MCP_APP_MIME, text: html } }],
+        structuredContent: { draftId: a.draftId, version: d.version, uri: `${PREVIEW_URI}/${a.draftId}` },
+      };
+    }
+    return { content: [{ type: 'text', text: html }], structuredContent: { draftId: a.draftId, version: d.version, html } };
+  }));
+
+  server.registerResource('preview', new ResourceTemplate(`${PREVIEW_URI}/{draftId}`, { list: undefined }), {
+    title: 'Weft preview', description: 'The live draft, rendered (MCP Apps view).', mimeType: MCP_APP_MIME,
+    _meta: { ui: { prefersBorder: true } },
+  }, async (uri, vars) => {
+    const id = String(vars['draftId'] ?? '');
+    const d = await draftAt(ctx, p, id, undefined);
+    return { contents: [{ uri: uri.href, mimeType: MCP_APP_MIME, text: previewHtml(d.draft) }] };
+  });
+
+  return server;
+}
