@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import type { Json, Op } from '@weft/core';
 import { emptyDraft } from '@weft/core';
-import { applyOpsToYDoc, draftToYDoc, yDocToDraft } from '@weft/ydoc';
+import { applyOpsToYDoc, yDocToDraft } from '@weft/ydoc';
 import type { PrevSnapshot } from './fold.ts';
 import { foldSnapshot } from './fold.ts';
 import type { TailStep } from './fold.ts';
@@ -13,7 +13,7 @@ const section = (id: string): Json => ({
 });
 
 const stepsOps: Op[][] = [
-  [{ op: 'replace', path: '/title', value: 'Home' }],
+  [{ op: 'add', path: '/title', value: 'Home' }],
   [{ op: 'add', path: '/sections/hero', value: section('hero') }, { op: 'add', path: '/order/-', value: 'hero' }],
   [{ op: 'replace', path: '/sections/hero/components/t/props/text', value: 'Hi' }],
   [{ op: 'add', path: '/sections/faq', value: section('faq') }, { op: 'add', path: '/order/0', value: 'faq' }],
@@ -21,8 +21,8 @@ const stepsOps: Op[][] = [
 
 /** Steps with Yjs updates from one doc lineage, as the session's mirror records them. */
 function lineage(ops: Op[][]): { steps: TailStep[]; doc: Y.Doc; seed: PrevSnapshot } {
+  // Epoch 0's lineage starts from an empty doc (services/session DraftDoc.load).
   const doc = new Y.Doc();
-  draftToYDoc(emptyDraft('d1'), doc, 0);
   const seed: PrevSnapshot = { version: 0, epoch: 0, doc: emptyDraft('d1') as unknown as Json, yState: Y.encodeStateAsUpdate(doc) };
   const steps: TailStep[] = ops.map((o, i) => {
     const before = Y.encodeStateVector(doc);
@@ -54,7 +54,8 @@ describe('foldSnapshot', () => {
 
   it('continues the Yjs lineage: the state decodes to the same draft as the JSON', () => {
     const { steps, doc, seed } = lineage(stepsOps);
-    expect(foldSnapshot('d1', 0, null, steps).yState).toBeNull(); // no seed state: nothing to continue
+    expect(foldSnapshot('d1', 0, null, steps).yState).toEqual(foldSnapshot('d1', 0, seed, steps).yState === null ? null : expect.any(Uint8Array));
+    expect(foldSnapshot('d1', 1, null, steps).yState).toBeNull(); // a later epoch needs its compaction state
     const a = foldSnapshot('d1', 0, seed, steps.slice(0, 3));
     const b = foldSnapshot('d1', 0, { version: 3, epoch: 0, doc: a.doc as unknown as Json, yState: a.yState }, steps.slice(3));
     expect(b.yState).not.toBeNull();

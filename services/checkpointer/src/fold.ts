@@ -32,14 +32,14 @@ export function foldSnapshot(draftId: string, epoch: number, prev: PrevSnapshot 
 }
 
 function foldY(epoch: number, prev: PrevSnapshot | null, tail: readonly TailStep[]): { state: Uint8Array | null; note: string | null } {
-  // The lineage starts at a seeded doc whose bytes are in no step: without a previous state there
-  // is nothing to continue, and a fresh doc under the same epoch would duplicate content.
-  if (!prev) return { state: null, note: 'no previous Yjs state to continue' };
-  if (prev.yState === null) return { state: null, note: `snapshot ${prev.version} has no Yjs state` };
-  if (prev.epoch !== epoch) return { state: null, note: `epoch changed ${prev.epoch} → ${epoch}` };
+  // Epoch 0's lineage starts from an empty doc (the session's DraftDoc.load); a later epoch starts
+  // from a compaction snapshot, so without one there is nothing to continue.
+  if (!prev && epoch !== 0) return { state: null, note: `no Yjs state of epoch ${epoch} to continue` };
+  if (prev && prev.yState === null) return { state: null, note: `snapshot ${prev.version} has no Yjs state` };
+  if (prev && prev.epoch !== epoch) return { state: null, note: `epoch changed ${prev.epoch} → ${epoch}` };
   const missing = tail.find((s) => s.yUpdate === null);
   if (missing) return { state: null, note: `version ${missing.version} has no stored Yjs update` };
-  const updates: Uint8Array[] = [prev.yState];
+  const updates: Uint8Array[] = prev?.yState ? [prev.yState] : [];
   for (const s of tail) updates.push(s.yUpdate as Uint8Array);
   const doc = new Y.Doc({ gc: true });
   try {
