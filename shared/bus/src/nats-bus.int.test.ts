@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { startNats, type NatsServer } from '@weft/testing';
+import { createNatsBus } from './nats-bus.ts';
+import { busContract, freshDraftId, until } from './contract.ts';
+import { DraftFollower, type VersionEvents } from './draft-follower.ts';
+import type { BusMessage } from './bus.ts';
+
+busContract('nats', () => createNatsBus(inject('natsUrl'), { onHandlerError: () => {} }));
+
+describe('NATS bus when nats-server stops', () => {
+  let server: NatsServer;
+  beforeAll(async () => { server = await startNats(); });
+  afterAll(async () => { await server.destroy(); });
+
+  it('publish never throws while NATS is down, and the follower catches up from the store after it is back', async () => {
+    const id = freshDraftId();
+    const log: VersionEvents[] = []; // the store: committed versions
+    const commit = (): BusMessage => {
+      const v = { version: log.length + 1, events: [{ type: 'STATE_DELTA', delta: [] }] };
+      log.push(v);
+      return { draftId: id, ...v };
+    };
+    const seen: number[] = [];
+    const follower = new DraftFollower({
+      refill: async (_d, after) => log.filter((r) => r.version > after),
+      headVersion: async () => log.length,
+      handle: (_d, v) => { seen.push(v.version); },
+    });
+    const writer = await createNatsBus(server.url, { reconnectTimeWait: 50 });
+    const reader = await createNatsBus(server.url, { reconnectTimeWait: 50 });
+    reader.subscribe({ draftId: id }, (m) => follower.receive(m));
+    reader.onReconnect(() => { void follower.checkHeads(); });
+    await reader.flush();
+
+    for (let i = 0; i < 10; i++) { const m = commit(); await writer.publish(id, m); }
+    await until(() => seen.length === 10, 'first 10');
+
+    await server.stop();
+    await until(() => !writer.connected && !reader.connected, 'disconnect noticed');
+    for (let i = 0; i < 20; i++) { const m = commit(); await writer.publish(id, m); } // must not throw
+    expect(writer.stats.dropped).toBe(20);
+    expect(seen).toHaveLength(10);
+
+    await server.restart();
+    await until(() => writer.connected && reader.connected, 'reconnect');
+    await until(() => seen.length === 30, 'catch-up after reconnect');
+    const m = commit();
+    await writer.publish(id, m);
+    await until(() => seen.length === 31, 'live again');
+    expect(seen).toEqual(Array.from({ length: 31 }, (_, i) => i + 1));
+    expect(follower.stats.refilled).toBe(20);
+    await writer.close();
+    await reader.close();
+  });
+
+  it('sets Nats-Msg-Id to <draftId>:<version> on the wire', async () => {
+    const { connect } = await import('@nats-io/transport-node');
+    const nc = await connect({ servers: server.url });
+    const id = freshDraftId();
+    const ids: string[] = [];
+    nc.subscribe(`weft.draft.${id}.events`, { callback: (_e, msg) => { ids.push(msg.headers?.get('Nats-Msg-Id') ?? ''); } });
+    await nc.flush();
+    const bus = await createNatsBus(server.url);
+    await bus.publish(id, { draftId: id, version: 7, events: [] });
+    await until(() => ids.length === 1, 'message');
+    expect(ids).toEqual([`${id}:7`]);
+    await bus.close();
+    await nc.close();
+  });
+});
