@@ -2,7 +2,7 @@
 // (never re-implemented here). Both are wrapped so a throw on a mid-flight draft becomes a note.
 
 import { defaultCatalog as catalog, evalCondition, resolveValue } from '@weft/core';
-import type { Condition, Json } from '@weft/core';
+import type { Condition, Json, Rule } from '@weft/core';
 
 export type Resolved = { ok: true; value: Json | undefined } | { ok: false; error: string };
 
@@ -25,6 +25,15 @@ export function condition(cond: Condition, data: Json): { ok: true; value: boole
 /** Whether the catalog knows this component name. */
 export function inCatalog(name: string): boolean {
   return catalog.getEntry(name) !== undefined;
+}
+
+/** The catalog's own props check (schema, bindings, URLs, actions); null when they fit. */
+export function propsProblem(name: string, props: unknown, at: string): { rule: Rule; message: string } | null {
+  try {
+    return catalog.checkProps(name, props ?? {}, at);
+  } catch (e) {
+    return { rule: 'invalid_props', message: e instanceof Error ? e.message : String(e) };
+  }
 }
 
 /** Every catalog entry name (for the coverage test and the README). */

@@ -3,7 +3,7 @@
 // bindings) it returns HTML plus notes, renders each component at most once, and never loops.
 
 import type { Component, Draft, Json, Rule, SurfaceSection } from '@weft/core';
-import { condition, inCatalog } from './bindings.ts';
+import { condition, inCatalog, propsProblem } from './bindings.ts';
 import { Comp, type Scope } from './comp.ts';
 import { blocks } from './components/blocks.ts';
 import { content } from './components/content.ts';
@@ -115,9 +115,15 @@ function renderNode(scope: Scope, id: string, parent: Comp | undefined): string 
   const name = typeof node.component === 'string' ? node.component : String(node.component);
   const renderer = Object.hasOwn(RENDERERS, name) ? RENDERERS[name] : undefined;
   let html: string;
+  let problem: { rule: Rule; message: string } | null = null;
   if (renderer === undefined || !inCatalog(name)) {
     note('unknown_component', renderer === undefined && inCatalog(name) ? `${name} has no preview renderer` : `${name} is not in the catalog`);
     html = placeholderDiv(id, `Unknown component “${name}” (kept, not rendered)`);
+    claimChildren(scope, node);
+  } else if ((problem = propsProblem(name, node.props, `/sections/${scope.sectionId}/components/${id}/props`)) !== null && problem.rule !== 'invalid_url') {
+    // Props that do not fit the catalog entry: kept, flagged, drawn as a placeholder.
+    note(problem.rule, problem.message);
+    html = placeholderDiv(id, `${name} “${id}” not rendered: ${problem.message}`);
     claimChildren(scope, node);
   } else {
     const c = new Comp(scope, node, parent);
@@ -135,6 +141,9 @@ function renderNode(scope: Scope, id: string, parent: Comp | undefined): string 
     } finally {
       scope.ancestors.pop();
     }
+    // A URL the catalog refuses is drawn inert by the renderer's own (stricter) policy, which
+    // notes it; should the two policies ever disagree, the catalog's finding is still reported.
+    if (problem !== null && !scope.notes.some((n) => n.componentId === id && n.rule === 'invalid_url')) note(problem.rule, problem.message);
     if (c.failures.length > 0) {
       note('invalid_props', `${name}: ${c.failures.join('; ')}`);
       html = placeholderDiv(id, `${name} “${id}” not rendered: ${c.failures.join('; ')}`);
