@@ -1,5 +1,33 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { openPGlite } from './pglite.ts';
-import { runStoreContract } from './contract.ts';
+import { EventStore } from './event-store.ts';
+import { runStoreContract, step } from './contract.ts';
 
 // In memory; one instance per file (2–4 s, ~750 MB).
 runStoreContract('pglite', () => openPGlite(undefined));
+
+describe('openPGlite with a data dir', () => {
+  it('keeps committed steps across close and reopen (migrations run once)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-pglite-'));
+    try {
+      const a = await openPGlite(dir);
+      const s = new EventStore(a.db);
+      await s.createDraft({ id: 'd', title: 'kept', createdBy: 'u' });
+      expect((await s.append('d', 0, [step('one'), step('two')])).ok).toBe(true);
+      await a.close();
+      const b = await openPGlite(dir);
+      try {
+        const s2 = new EventStore(b.db);
+        expect((await s2.getDraft('d'))?.headVersion).toBe(2);
+        expect((await s2.readSteps('d')).map((x) => x.opId)).toEqual(['one', 'two']);
+      } finally {
+        await b.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
