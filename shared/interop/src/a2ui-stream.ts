@@ -1,6 +1,8 @@
 // A live A2UI agent: each arriving message becomes JSON Patch ops against the draft, so it builds
 // through the same pipeline (policy → repair → validate → commit) as every other door. Components
-// may arrive before root; the ops are emitted in arrival order and the pipeline holds them.
+// may arrive before root or before their parent: they are held here until they are reachable, so
+// every emitted step is valid on its own; the surface goes out with its root in one `add`, and
+// later messages become ops in arrival order.
 import type { Json, Op, SurfaceSection } from '@weft/core';
 import { A2uiSurfaces, DEFAULT_IMPORT_CATALOG } from './a2ui-import.ts';
 import type { FromA2uiOptions } from './a2ui-import.ts';
@@ -46,6 +48,8 @@ export class A2uiStream {
     const conv = convertSurface(raw, sid, this.#catalog, 'live');
     this.notes = [...notes, ...conv.notes];
     const next = conv.value;
+    // Nothing goes out before root: the first op carries the surface with its root (RFC 000).
+    if (next.components['root'] === undefined) return [];
     this.#sections.set(sid, next);
     if (prev === undefined) {
       return [{ op: 'add', path: sectionPath(sid), value: next as unknown as Json }];

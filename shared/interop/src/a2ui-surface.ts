@@ -23,9 +23,10 @@ export const MAX_COMPONENTS = 200;
 export const MAX_DEPTH = 8;
 
 /**
- * `final` (fromA2ui): the result must pass validation — missing children are dropped, a root is
- * synthesized if none came, unreachable parts are pruned. `live` (A2uiStream): components are
- * converted as they are; the pipeline holds what is not valid yet.
+ * Both modes make a surface that passes validation: missing children are left out and
+ * unreachable parts pruned (noted). `final` (fromA2ui) synthesizes a root if none came; `live`
+ * (A2uiStream) instead holds everything back until root arrives (`components` empty, noted), so
+ * each streamed step is valid when it is sent.
  */
 export function convertSurface(s: RawSurface, sectionId: string, catalog: string, mode: 'final' | 'live'): Converted<SurfaceSection> {
   const notes: InteropNote[] = [];
@@ -62,7 +63,7 @@ export function convertSurface(s: RawSurface, sectionId: string, catalog: string
   for (const c of Object.values(components)) {
     if (c.children === undefined) continue;
     c.children = c.children.filter((k) => !dropped.has(k));
-    if (mode === 'final') {
+    {
       const missing = c.children.filter((k) => !present.has(k));
       if (missing.length > 0) {
         notes.push(note('children-mismatch', s.at, `"${c.id}" named missing children ${missing.join(', ')}; they were left out.`, true));
@@ -71,7 +72,12 @@ export function convertSurface(s: RawSurface, sectionId: string, catalog: string
     }
   }
   const section: SurfaceSection = { id: sectionId, kind: 'surface', catalog, components, data: s.data };
-  if (mode === 'final') finalize(section, notes, s.at);
+  if (mode === 'live' && components['root'] === undefined) {
+    if (Object.keys(components).length > 0) notes.push(note('components-buffered', s.at, `${Object.keys(components).length} component(s) wait for "root".`, false));
+    section.components = {};
+    return { value: section, notes };
+  }
+  finalize(section, notes, s.at);
   return { value: section, notes };
 }
 
