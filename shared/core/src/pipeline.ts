@@ -38,8 +38,11 @@ function refusal(p: Problem, index: number): Refusal {
 }
 
 /** RFC 6902 shape check plus value limits; returns a clean copy of the op. */
+function bad(message: string, path = ''): { ok: false; error: Problem } {
+  return { ok: false, error: { rule: 'invalid_op', path, message } };
+}
+
 export function checkOpShape(raw: unknown): { ok: true; op: Op } | { ok: false; error: Problem } {
-  const bad = (message: string, path = ''): { ok: false; error: Problem } => ({ ok: false, error: { rule: 'invalid_op', path, message } });
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return bad('an op must be an object like {"op":"replace","path":"/title","value":"Hi"}');
   const o = raw as Record<string, unknown>;
   const name = o['op'];
@@ -118,28 +121,29 @@ function checksFor(segs: readonly string[], out: Check[]): Problem | null {
   return null;
 }
 
+function pushIf(out: Problem[], p: Problem | null): void {
+  if (p) out.push(p);
+}
+
 function runCheck(d: Draft, c: Check, catalog: Catalog, out: Problem[]): void {
-  const push = (p: Problem | null) => {
-    if (p) out.push(p);
-  };
   switch (c.k) {
     case 'title':
       if (typeof d.title !== 'string') out.push({ rule: 'invalid_op', path: '/title', message: 'title must be a string' });
       else if (d.title.length > 1000) out.push({ rule: 'value_too_large', path: '/title', message: 'title is longer than 1000 chars' });
       return;
     case 'order':
-      return push(checkOrder(d));
+      return pushIf(out, checkOrder(d));
     case 'all': {
       if (d.sections === null || typeof d.sections !== 'object' || Array.isArray(d.sections)) {
         out.push({ rule: 'invalid_section', path: '/sections', message: 'sections must be an object keyed by section id' });
         return;
       }
-      push(checkOrder(d));
+      pushIf(out, checkOrder(d));
       for (const sid of Object.keys(d.sections)) out.push(...validateSurface(d.sections[sid], sid, catalog).problems);
       return;
     }
     case 'section': {
-      push(checkOrder(d));
+      pushIf(out, checkOrder(d));
       if (Object.hasOwn(d.sections, c.sid)) out.push(...validateSurface(d.sections[c.sid], c.sid, catalog).problems);
       return;
     }
@@ -148,9 +152,9 @@ function runCheck(d: Draft, c: Check, catalog: Catalog, out: Problem[]): void {
   const s = d.sections[c.sid]!;
   switch (c.k) {
     case 'shell':
-      return push(checkSectionShell(s, c.sid));
+      return pushIf(out, checkSectionShell(s, c.sid));
     case 'data':
-      return push(checkData(s, c.sid));
+      return pushIf(out, checkData(s, c.sid));
     case 'tree':
       out.push(...checkSurfaceTree(s, c.sid, catalog));
       return;
@@ -159,12 +163,12 @@ function runCheck(d: Draft, c: Check, catalog: Catalog, out: Problem[]): void {
     case 'visible': {
       if (!Object.hasOwn(s.components, c.cid)) return; // removed: the tree check covers it
       const comp = s.components[c.cid]!;
-      if (c.k === 'visible') return push(comp.visible === undefined ? null : checkCondition(comp.visible, `${componentPath(c.sid, c.cid)}/visible`));
+      if (c.k === 'visible') return pushIf(out, comp.visible === undefined ? null : checkCondition(comp.visible, `${componentPath(c.sid, c.cid)}/visible`));
       if (c.k === 'component') {
         const shape = checkComponentShape(comp, c.cid, c.sid);
-        if (shape) return push(shape);
+        if (shape) return pushIf(out, shape);
       }
-      return push(catalog.checkProps(comp.component, comp.props ?? {}, `${componentPath(c.sid, c.cid)}/props`));
+      return pushIf(out, catalog.checkProps(comp.component, comp.props ?? {}, `${componentPath(c.sid, c.cid)}/props`));
     }
   }
 }
@@ -173,7 +177,7 @@ interface Prepared {
   index: number;
   ops: PreparedOp[];
   notes: Problem[];
-  sids: Set<string>;
+  sids: string[];
   /** Why it was held. */
   held?: Problem;
 }
@@ -255,6 +259,19 @@ function duplicate(po: PreparedOp): Problem {
   return { rule: 'duplicate_id', path: po.op.path, message: `${what} "${po.segs[po.segs.length - 1]}" already exists; use "replace" to change it, or pick another id` };
 }
 
+interface Acc {
+  applied: Op[];
+  undoStack: Op[][];
+  notes: Note[];
+}
+function commit(acc: Acc, group: readonly Prepared[], a: Attempt): void {
+  for (const p of group) {
+    for (const po of p.ops) acc.applied.push(po.op);
+    for (const n of p.notes) acc.notes.push({ rule: n.rule, path: n.path, message: n.message, index: p.index });
+  }
+  for (const u of a.undo) acc.undoStack.push(u);
+}
+
 const isHoldable = (a: Attempt): boolean => a.problems.length > 0 && a.problems.every((p) => HOLDABLE_RULES.has(p.rule));
 
 /**
@@ -270,13 +287,7 @@ export function applyStep(draft: Draft, ops: unknown[], opts: StepOptions = {}):
   const refused: Refusal[] = [];
   let held: Prepared[] = [];
 
-  const commit = (group: readonly Prepared[], a: Attempt) => {
-    for (const p of group) {
-      for (const po of p.ops) applied.push(po.op);
-      for (const n of p.notes) notes.push({ rule: n.rule, path: n.path, message: n.message, index: p.index });
-    }
-    undoStack.push(...a.undo);
-  };
+  const acc: Acc = { applied, undoStack, notes };
 
   if (!Array.isArray(ops)) {
     refused.push({ code: 'VALIDATION_FAILED', rule: 'invalid_op', path: '', message: 'a step is an array of ops', index: 0 });
@@ -316,20 +327,20 @@ export function applyStep(draft: Draft, ops: unknown[], opts: StepOptions = {}):
       refused.push(refusal(rep.error, index));
       continue;
     }
-    const sids = new Set<string>();
+    const sids: string[] = [];
     for (const po of rep.ops) {
-      if (po.segs[0] === 'sections' && po.segs[1] !== undefined) sids.add(po.segs[1]);
-      if (po.from?.[0] === 'sections' && po.from[1] !== undefined) sids.add(po.from[1]);
+      if (po.segs[0] === 'sections' && po.segs[1] !== undefined) sids.push(po.segs[1]);
+      if (po.from?.[0] === 'sections' && po.from[1] !== undefined) sids.push(po.from[1]);
     }
     const cur: Prepared = { index, ops: rep.ops, notes: rep.notes, sids };
 
     let groupAttempt: Attempt | null = null;
     if (held.length > 0) {
-      const related = held.filter((h) => [...h.sids].some((s) => sids.has(s)));
+      const related = held.filter((h) => h.sids.some((s) => sids.includes(s)));
       if (related.length > 0) {
         groupAttempt = attempt(draft, [...related, cur], catalog);
         if (groupAttempt.ok) {
-          commit([...related, cur], groupAttempt);
+          commit(acc, [...related, cur], groupAttempt);
           held = held.filter((h) => !related.includes(h));
           continue;
         }
@@ -337,12 +348,12 @@ export function applyStep(draft: Draft, ops: unknown[], opts: StepOptions = {}):
     }
     const alone = attempt(draft, [cur], catalog);
     if (alone.ok) {
-      commit([cur], alone);
+      commit(acc, [cur], alone);
       // A held op may have waited for exactly this one.
-      for (const h of [...held]) {
+      if (held.length > 0) for (const h of [...held]) {
         const a = attempt(draft, [h], catalog);
         if (a.ok) {
-          commit([h], a);
+          commit(acc, [h], a);
           held = held.filter((x) => x !== h);
         }
       }

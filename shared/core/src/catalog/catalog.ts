@@ -22,14 +22,24 @@ interface Compiled {
 }
 const compiledCache = new WeakMap<CatalogEntry, Compiled>();
 
+const annotatedMemo = new WeakMap<object, boolean>();
+/** Whether a schema (or anything inside it) carries an x-* annotation; memoized per schema object. */
 function hasAnnotation(s: unknown): boolean {
   if (s === null || typeof s !== 'object') return false;
+  const memo = annotatedMemo.get(s);
+  if (memo !== undefined) return memo;
   const o = s as JSONSchema;
-  if ('x-bindable' in o || 'x-url' in o || 'x-action' in o || 'x-checks' in o) return true;
-  for (const v of Object.values(o)) {
-    if (Array.isArray(v) ? v.some(hasAnnotation) : hasAnnotation(v)) return true;
+  let r = 'x-bindable' in o || 'x-url' in o || 'x-action' in o || 'x-checks' in o;
+  if (!r) {
+    for (const v of Object.values(o)) {
+      if (Array.isArray(v) ? v.some(hasAnnotation) : hasAnnotation(v)) {
+        r = true;
+        break;
+      }
+    }
   }
-  return false;
+  annotatedMemo.set(s, r);
+  return r;
 }
 
 function compile(e: CatalogEntry): Compiled {
