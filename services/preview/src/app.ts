@@ -1,0 +1,272 @@
+// The preview service (ARCHITECTURE.md): bus → changed sections → HTML. Serves the live page, its
+// change stream and fragments, past versions, and the Build view. build() never listens: the
+// all-in-one launcher mounts handle() on the session's server; main.ts runs it standalone.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DraftFollower } from '@weft/bus';
+import type { Bus, Subscription } from '@weft/bus';
+import type { Op } from '@weft/core';
+import { baseStyles, cspWithStyleHash, DEFAULT_CSP, renderDraft, renderPage } from '@weft/render';
+import type { EventStore, TokenStore } from '@weft/store';
+import { LiveDraft, loadDraftAt } from './live-draft.ts';
+import type { Change } from './live-draft.ts';
+import { buildPage } from './pages.ts';
+import { Tickets } from './tickets.ts';
+
+export interface PreviewDeps {
+  store: EventStore;
+  tokens: Pick<TokenStore, 'verify'>;
+  bus: Pick<Bus, 'subscribe' | 'onReconnect'>;
+  now?: () => number;
+}
+
+export interface PreviewConfig {
+  /** Where the browser calls the session API; '' = same origin. */
+  sessionUrl?: string;
+  /** The session's admin token, accepted like a minted token (it is not in the token table). */
+  adminToken?: string | null;
+  /** Head check period per viewed draft (catch-up after bus outages). */
+  headCheckMs?: number;
+  /** A draft nobody watches is dropped from memory after this long. */
+  idleMs?: number;
+}
+
+export interface Preview {
+  /** True when the route is the preview's (and the response was or will be sent). */
+  handle(req: IncomingMessage, res: ServerResponse): boolean;
+  close(): Promise<void>;
+  /** For tests and metrics: the materialized draft, if loaded. */
+  live(draftId: string): LiveDraft | undefined;
+}
+
+const asset = (name: string): { body: string; hash: string } => {
+  const body = readFileSync(new URL(`./assets/${name}`, import.meta.url), 'utf8');
+  return { body, hash: createHash('sha256').update(body).digest('hex').slice(0, 12) };
+};
+
+const DRAFT_ID = /^[a-z0-9-]{1,64}$/;
+const SECTION_ID = /^[a-z][a-z0-9-]{0,40}$/;
+
+export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
+  const now = deps.now ?? Date.now;
+  const { store } = deps;
+  const sessionUrl = (config.sessionUrl ?? '').replace(/\/+$/, '');
+  const adminDigest = config.adminToken ? sha(config.adminToken) : null;
+  const tickets = new Tickets(now);
+  const assets = {
+    'live.js': asset('live.js'), 'build.js': asset('build.js'), 'build.css': asset('build.css'),
+    'base.css': { body: baseStyles, hash: createHash('sha256').update(baseStyles).digest('hex').slice(0, 12) },
+  } as const;
+  const assetUrl = (name: keyof typeof assets): string => `/preview/assets/${name}?v=${assets[name].hash}`;
+
+  const drafts = new Map<string, Promise<LiveDraft | null>>();
+  const loaded = new Map<string, LiveDraft>();
+  const subs = new Map<string, Subscription>();
+  const sseClients = new Set<ServerResponse>();
+  let closed = false;
+
+  const follower = new DraftFollower({
+    refill: async (draftId, after) => (await store.readSteps(draftId, { after, limit: 1000 }))
+      .map((s) => ({ version: s.version, events: [{ type: 'STATE_DELTA', delta: s.ops }] })),
+    headVersion: async (draftId) => (await store.getDraft(draftId))?.headVersion ?? 0,
+    handle: async (draftId, v) => {
+      const live = loaded.get(draftId);
+      if (!live) return;
+      const ops: Op[] = [];
+      for (const e of v.events) {
+        if (typeof e === 'object' && e !== null && (e as { type?: unknown }).type === 'STATE_DELTA') {
+          const d = (e as { delta?: unknown }).delta;
+          if (Array.isArray(d)) ops.push(...(d as Op[]));
+        }
+      }
+      live.apply(v.version, ops);
+    },
+    onError: (e, draftId) => console.error(`[preview] ${draftId}: ${String(e)}`),
+  });
+  const stopHeadChecks = follower.startHeadChecks(config.headCheckMs ?? 2000);
+  const offReconnect = deps.bus.onReconnect(() => { void follower.checkHeads(); });
+
+  const open = (draftId: string): Promise<LiveDraft | null> => {
+    let p = drafts.get(draftId);
+    if (!p) {
+      p = (async () => {
+        if (!(await store.getDraft(draftId))) return null;
+        const { draft, version } = await loadDraftAt(store, draftId);
+        await follower.follow(draftId, version);
+        subs.set(draftId, deps.bus.subscribe({ draftId }, (m) => follower.receive(m)));
+        const live = new LiveDraft(draftId, draft, version, now());
+        loaded.set(draftId, live);
+        // Versions committed between the load and the subscription come from the log.
+        setImmediate(() => void follower.catchUp(draftId));
+        return live;
+      })();
+      drafts.set(draftId, p);
+      p.then((l) => { if (!l) drafts.delete(draftId); }, () => drafts.delete(draftId));
+    }
+    return p;
+  };
+
+  const evictor = setInterval(() => {
+    const idle = config.idleMs ?? 5 * 60_000;
+    for (const [id, p] of drafts) {
+      void p.then((l) => {
+        if (l && l.viewers === 0 && now() - l.lastViewed > idle && drafts.get(id) === p) {
+          drafts.delete(id);
+          loaded.delete(id);
+          subs.get(id)?.unsubscribe();
+          subs.delete(id);
+        }
+      });
+    }
+  }, 30_000);
+  evictor.unref();
+
+  /** Bearer token with read scope on the draft (the same rule as the session's API). */
+  const canRead = async (req: IncomingMessage, draftId: string): Promise<boolean> => {
+    const h = req.headers.authorization;
+    if (!h || !h.startsWith('Bearer ')) return false;
+    const token = h.slice(7).trim();
+    if (token.length === 0 || token.length > 200) return false;
+    if (adminDigest && timingSafeEqual(sha(token), adminDigest)) return true;
+    const rec = await deps.tokens.verify(token);
+    if (!rec) return false;
+    if (rec.actorKind === 'admin') return true;
+    return (rec.scopes[draftId] ?? []).includes('read') || (rec.scopes['*'] ?? []).includes('read');
+  };
+
+  const pageCsp = cspWithStyleHash(DEFAULT_CSP, baseStyles);
+
+  const routes: { method: string; re: RegExp; fn: (req: IncomingMessage, res: ServerResponse, m: string[], url: URL) => Promise<void> | void }[] = [
+    { method: 'GET', re: /^\/preview\/assets\/(live\.js|build\.js|build\.css|base\.css)$/, fn: (_req, res, m, url) => {
+      const name = m[1] as keyof typeof assets;
+      const a = assets[name];
+      const type = name.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8';
+      const immutable = url.searchParams.get('v') === a.hash;
+      send(res, 200, type, a.body, { 'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache', etag: `"${a.hash}"` });
+    } },
+    { method: 'POST', re: /^\/preview\/([^/]+)\/ticket$/, fn: async (req, res, m) => {
+      const id = m[1]!;
+      if (!(await canRead(req, id)) || !(await store.getDraft(id))) return sendJson(res, 404, { code: 'NOT_FOUND', message: `No draft "${id}" (or no access to it).` });
+      const t = tickets.mint(id);
+      sendJson(res, 200, { ticket: t.ticket, expiresAt: new Date(t.expiresAt).toISOString(), url: `/preview/${id}?ticket=${t.ticket}` });
+    } },
+    { method: 'GET', re: /^\/preview\/([^/]+)$/, fn: async (_req, res, m, url) => {
+      const id = m[1]!;
+      if (!tickets.valid(url.searchParams.get('ticket'), id)) return sendDenied(res);
+      const live = await open(id);
+      if (!live) return sendDenied(res);
+      live.lastViewed = now();
+      const html = renderPage(live.draft, { title: live.draft.title || id, scripts: [assetUrl('live.js')] })
+        .replace('<main class="weft-page"', `<main class="weft-page" data-version="${live.version}"`);
+      send(res, 200, 'text/html; charset=utf-8', html, {
+        'content-security-policy': `${pageCsp}; frame-ancestors 'self'`, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff',
+      });
+    } },
+    { method: 'GET', re: /^\/preview\/([^/]+)\/changes$/, fn: async (req, res, m, url) => {
+      const id = m[1]!;
+      if (!tickets.valid(url.searchParams.get('ticket'), id)) return sendDenied(res);
+      const live = await open(id);
+      if (!live) return sendDenied(res);
+      const lastId = req.headers['last-event-id'];
+      const after = Number(typeof lastId === 'string' && lastId !== '' ? lastId : url.searchParams.get('after') ?? '0');
+      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
+      res.write('retry: 1000\n\n');
+      const write = (c: Change): void => { res.write(`id: ${c.version}\ndata: ${JSON.stringify(c)}\n\n`); };
+      if (Number.isInteger(after) && after < live.version) write(live.since(after));
+      const off = live.listen(write);
+      sseClients.add(res);
+      const beat = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+      beat.unref();
+      res.on('close', () => { off(); clearInterval(beat); sseClients.delete(res); live.lastViewed = now(); });
+    } },
+    { method: 'GET', re: /^\/preview\/([^/]+)\/sections\/([^/]+)$/, fn: async (_req, res, m, url) => {
+      const id = m[1]!;
+      const sid = m[2]!;
+      if (!tickets.valid(url.searchParams.get('ticket'), id)) return sendDenied(res);
+      const live = await open(id);
+      if (!live) return sendDenied(res);
+      // Latest wins: a fragment newer than the asked version is what the viewer wants anyway.
+      const html = SECTION_ID.test(sid) ? live.fragment(sid) : null;
+      const headers = { 'cache-control': 'no-store', 'x-weft-version': String(live.version) };
+      if (html === null) return send(res, 404, 'text/plain; charset=utf-8', 'no such section', headers);
+      send(res, 200, 'text/html; charset=utf-8', html, headers);
+    } },
+    { method: 'GET', re: /^\/preview\/([^/]+)\/render$/, fn: async (req, res, m, url) => {
+      const id = m[1]!;
+      if (!(await canRead(req, id))) return sendJson(res, 404, { code: 'NOT_FOUND', message: `No draft "${id}" (or no access to it).` });
+      const meta = await store.getDraft(id);
+      if (!meta) return sendJson(res, 404, { code: 'NOT_FOUND', message: `No draft "${id}" (or no access to it).` });
+      const raw = url.searchParams.get('version');
+      const version = raw === null ? meta.headVersion : Number(raw);
+      if (!Number.isInteger(version) || version < 0 || version > meta.headVersion) {
+        return sendJson(res, 400, { code: 'BAD_REQUEST', message: `version must be an integer in 0..${meta.headVersion}`, path: '/version' });
+      }
+      const at = await loadDraftAt(store, id, version);
+      sendJson(res, 200, { id, version: at.version, head: meta.headVersion, title: at.draft.title, html: renderDraft(at.draft).html });
+    } },
+    { method: 'GET', re: /^\/build\/([^/]+)$/, fn: (_req, res, m) => {
+      const id = m[1]!;
+      const connect = sessionUrl === '' ? '' : ` ${new URL(sessionUrl).origin}`;
+      const csp = `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; connect-src 'self'${connect}; frame-src 'self'; form-action 'none'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'`;
+      const html = buildPage({ draftId: id, sessionUrl, csp, css: [assetUrl('base.css'), assetUrl('build.css')], script: assetUrl('build.js') });
+      send(res, 200, 'text/html; charset=utf-8', html, { 'content-security-policy': csp, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    } },
+  ];
+
+  return {
+    live: (draftId) => loaded.get(draftId),
+    handle(req, res) {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      if (!url.pathname.startsWith('/preview/') && !url.pathname.startsWith('/build/')) return false;
+      for (const r of routes) {
+        const m = r.re.exec(url.pathname);
+        if (!m) continue;
+        if (r.method !== req.method) continue;
+        const id = m[1];
+        if (id !== undefined && !m[0].startsWith('/preview/assets/') && !DRAFT_ID.test(id)) {
+          sendJson(res, 404, { code: 'NOT_FOUND', message: 'No such draft.' });
+          return true;
+        }
+        if (closed) { sendJson(res, 503, { code: 'UNAVAILABLE', message: 'The preview is shutting down.' }); return true; }
+        Promise.resolve(r.fn(req, res, m as unknown as string[], url)).catch((e: unknown) => {
+          console.error(`[preview] ${url.pathname}: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+          if (!res.headersSent) sendJson(res, 500, { code: 'INTERNAL', message: 'Preview failed; see the server log.' });
+          else res.end();
+        });
+        return true;
+      }
+      sendJson(res, 404, { code: 'NOT_FOUND', message: `No route ${req.method} ${url.pathname}.` });
+      return true;
+    },
+    async close() {
+      closed = true;
+      stopHeadChecks();
+      offReconnect();
+      clearInterval(evictor);
+      for (const s of subs.values()) s.unsubscribe();
+      subs.clear();
+      for (const r of sseClients) r.end();
+      sseClients.clear();
+      await follower.idle();
+    },
+  };
+}
+
+function sha(s: string): Buffer {
+  return createHash('sha256').update(s).digest();
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body), ...headers });
+  res.end(body);
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  send(res, status, 'application/json; charset=utf-8', JSON.stringify(body), { 'cache-control': 'no-store' });
+}
+
+/** One answer for a missing, expired or wrong ticket and for a missing draft: no existence leak. */
+function sendDenied(res: ServerResponse): void {
+  send(res, 403, 'text/plain; charset=utf-8', 'This preview link is missing, expired or not for this draft. Open the Build view to get a fresh one.', { 'cache-control': 'no-store' });
+}

@@ -1,0 +1,253 @@
+// Weft Build view: live preview + activity feed + versions scrubber + undo/redo. No framework.
+// The token is asked once, kept in sessionStorage, and only ever sent in Authorization headers.
+// Hooks for collaboration (presence avatars, agent ghosts): window.weftBuild, and the
+// #weft-presence / #weft-ghosts containers; weft.presence / weft.ghost stream events call them.
+(function () {
+  'use strict';
+  var body = document.body;
+  var draftId = body.getAttribute('data-draft-id') || '';
+  var api = (body.getAttribute('data-session-url') || '') + '/v1/drafts/' + encodeURIComponent(draftId);
+  var KEY = 'weft.token';
+  var $ = function (id) { return document.getElementById(id); };
+  var token = sessionStorage.getItem(KEY) || '';
+  var head = 0;
+  var viewing = null; // null = live, else a past version
+  var streamAbort = null;
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function auth(extra) {
+    var h = { authorization: 'Bearer ' + token };
+    for (var k in extra || {}) h[k] = extra[k];
+    return h;
+  }
+  function status(text, cls) { var s = $('wb-status'); s.textContent = text; s.className = 'wb-status ' + (cls || ''); }
+  function time(ts) { var d = ts ? new Date(ts) : new Date(); return d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' }); }
+
+  // ---- feed -------------------------------------------------------------------------------
+  var feed = $('wb-feed');
+  function addFeed(item) {
+    var li = el('li', 'wb-item wb-' + (item.kind || 'info'));
+    var top = el('div', 'wb-item-top');
+    top.appendChild(el('span', 'wb-who', item.actor || 'system'));
+    top.appendChild(el('span', 'wb-what', item.title || ''));
+    if (item.version) top.appendChild(el('span', 'wb-v', 'v' + item.version));
+    top.appendChild(el('time', 'wb-time', time(item.at)));
+    li.appendChild(top);
+    (item.lines || []).slice(0, 6).forEach(function (l) {
+      var row = el('div', 'wb-line');
+      if (l.path) row.appendChild(el('code', 'wb-path', l.path));
+      row.appendChild(el('span', '', l.text));
+      li.appendChild(row);
+    });
+    if ((item.lines || []).length > 6) li.appendChild(el('div', 'wb-line wb-muted', '… ' + (item.lines.length - 6) + ' more'));
+    feed.insertBefore(li, feed.firstChild);
+    while (feed.children.length > 200) feed.removeChild(feed.lastChild);
+  }
+
+  function describeOps(ops) {
+    return ops.map(function (o) { return { path: o.path, text: o.op }; });
+  }
+
+  function onEvent(ev) {
+    var meta = (ev.metadata && ev.metadata.weft) || {};
+    var v = meta.version;
+    switch (ev.type) {
+      case 'STATE_SNAPSHOT': setHead(v || 0); break;
+      case 'STATE_DELTA':
+        setHead(v);
+        addFeed({ kind: 'applied', actor: meta.actor, title: 'applied ' + ev.delta.length + ' op' + (ev.delta.length === 1 ? '' : 's'), version: v, at: ev.timestamp, lines: describeOps(ev.delta) });
+        break;
+      case 'RUN_STARTED': addFeed({ kind: 'turn', actor: meta.actor, title: 'turn started', version: v, at: ev.timestamp }); break;
+      case 'RUN_FINISHED': addFeed({ kind: 'turn', actor: meta.actor, title: 'turn finished', version: v, at: ev.timestamp }); loadVersions(); break;
+      case 'RUN_ERROR': addFeed({ kind: 'refused', title: 'turn failed: ' + ev.message, at: ev.timestamp }); break;
+      case 'CUSTOM':
+        if (ev.name === 'weft.repairs') addFeed({ kind: 'repair', actor: meta.actor, title: 'repaired', version: v, at: ev.timestamp, lines: ev.value.map(function (n) { return { path: n.path, text: n.message }; }) });
+        else if (ev.name === 'weft.refused') addFeed({ kind: 'refused', actor: meta.actor, title: 'refused ' + ev.value.length + ' op' + (ev.value.length === 1 ? '' : 's'), version: v, at: ev.timestamp, lines: ev.value.map(function (r) { return { path: r.path, text: r.message }; }) });
+        else if (ev.name === 'weft.presence') hooks.setPresence(ev.value);
+        else if (ev.name === 'weft.ghost') hooks.ghost(ev.value);
+        break;
+    }
+  }
+
+  // ---- stream (fetch + ReadableStream so the token rides in a header) ---------------------
+  function stream(after) {
+    if (streamAbort) streamAbort.abort();
+    var ctl = new AbortController();
+    streamAbort = ctl;
+    var headers = auth({ accept: 'text/event-stream' });
+    if (after) headers['last-event-id'] = String(after);
+    fetch(api + '/stream', { headers: headers, signal: ctl.signal, cache: 'no-store' }).then(function (res) {
+      if (res.status === 401) { signOut('That token is unknown, revoked or expired.'); return; }
+      if (!res.ok || !res.body) throw new Error('HTTP ' + res.status);
+      status('live', 'wb-ok');
+      var reader = res.body.getReader();
+      var dec = new TextDecoder();
+      var buf = '';
+      var pump = function () {
+        return reader.read().then(function (r) {
+          if (r.done) throw new Error('stream ended');
+          buf += dec.decode(r.value, { stream: true });
+          var i;
+          while ((i = buf.indexOf('\n\n')) >= 0) {
+            var chunk = buf.slice(0, i); buf = buf.slice(i + 2);
+            var data = chunk.split('\n').filter(function (l) { return l.indexOf('data:') === 0; }).map(function (l) { return l.slice(5).trim(); }).join('\n');
+            if (data) { try { onEvent(JSON.parse(data)); } catch (e) { /* one bad event never stops the feed */ } }
+          }
+          return pump();
+        });
+      };
+      return pump();
+    }).catch(function (e) {
+      if (ctl.signal.aborted) return;
+      status('reconnecting…', 'wb-warn');
+      setTimeout(function () { stream(head); }, 1500);
+    });
+  }
+
+  // ---- versions and scrubber --------------------------------------------------------------
+  var scrub = $('wb-scrub');
+  function setHead(v) {
+    if (typeof v !== 'number' || v < head) return;
+    var atHead = Number(scrub.value) === head;
+    head = v;
+    scrub.max = String(head);
+    if (atHead && viewing === null) scrub.value = String(head);
+    $('wb-version').textContent = viewing === null ? 'version ' + head : 'version ' + viewing + ' of ' + head;
+  }
+  function loadVersions() {
+    fetch(api + '/versions', { headers: auth(), cache: 'no-store' }).then(function (r) { return r.ok ? r.json() : null; }).then(function (j) {
+      if (!j) return;
+      var list = $('wb-versions');
+      list.textContent = '';
+      j.versions.slice().reverse().slice(0, 50).forEach(function (v) {
+        var li = el('li');
+        var b = el('button', 'wb-ver', '');
+        b.type = 'button';
+        b.appendChild(el('strong', '', 'v' + v.version));
+        b.appendChild(el('span', 'wb-muted', ' ' + (v.kind === 'snapshot' ? 'checkpoint · ' + (v.reason || '') : 'turn · ' + (v.actor || ''))));
+        b.addEventListener('click', function () { show(v.version); });
+        li.appendChild(b);
+        list.appendChild(li);
+      });
+    });
+  }
+  var scrubTimer = 0;
+  scrub.addEventListener('input', function () {
+    clearTimeout(scrubTimer);
+    scrubTimer = setTimeout(function () { show(Number(scrub.value)); }, 120);
+  });
+  function show(v) {
+    scrub.value = String(v);
+    if (v >= head) { live(); return; }
+    fetch('/preview/' + encodeURIComponent(draftId) + '/render?version=' + v, { headers: auth(), cache: 'no-store' })
+      .then(function (r) { return r.ok ? r.json() : Promise.reject(new Error('HTTP ' + r.status)); })
+      .then(function (j) {
+        viewing = j.version;
+        var past = $('wb-past');
+        // Server-rendered, escaped preview HTML (the same renderer as the live page).
+        past.innerHTML = j.html;
+        past.hidden = false;
+        $('wb-frame').hidden = true;
+        $('wb-mode').textContent = 'Past';
+        $('wb-mode').className = 'wb-pill wb-pastpill';
+        $('wb-back-live').hidden = false;
+        $('wb-version').textContent = 'version ' + j.version + ' of ' + head;
+      })
+      .catch(function (e) { addFeed({ kind: 'refused', title: 'could not load version ' + v + ': ' + e.message }); });
+  }
+  function live() {
+    viewing = null;
+    $('wb-past').hidden = true;
+    $('wb-past').textContent = '';
+    $('wb-frame').hidden = false;
+    $('wb-mode').textContent = 'Live';
+    $('wb-mode').className = 'wb-pill wb-live';
+    $('wb-back-live').hidden = true;
+    scrub.value = String(head);
+    $('wb-version').textContent = 'version ' + head;
+  }
+  $('wb-back-live').addEventListener('click', live);
+
+  // ---- undo / redo ------------------------------------------------------------------------
+  function undoRedo(mode) {
+    fetch(api + '/' + mode, { method: 'POST', headers: auth({ 'content-type': 'application/json' }), body: '{}' })
+      .then(function (r) { return r.json().then(function (j) { return [r.ok, j]; }); })
+      .then(function (p) {
+        if (p[0]) addFeed({ kind: 'turn', actor: 'you', title: mode + ' → v' + p[1].version });
+        else addFeed({ kind: 'refused', actor: 'you', title: mode + ' refused', lines: [{ path: p[1].path, text: p[1].message || p[1].code }] });
+      });
+  }
+  $('wb-undo').addEventListener('click', function () { undoRedo('undo'); });
+  $('wb-redo').addEventListener('click', function () { undoRedo('redo'); });
+  document.addEventListener('keydown', function (e) {
+    if (!(e.ctrlKey || e.metaKey) || e.key.toLowerCase() !== 'z') return;
+    var t = e.target;
+    if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.isContentEditable)) return;
+    e.preventDefault();
+    undoRedo(e.shiftKey ? 'redo' : 'undo');
+  });
+
+  // ---- hooks for presence and ghosts (filled by the collaboration work) -------------------
+  var hooks = {
+    /** peers: [{ id, name, kind: 'human'|'agent', color? }] */
+    setPresence: function (peers) {
+      var box = $('weft-presence');
+      box.textContent = '';
+      (Array.isArray(peers) ? peers : []).slice(0, 8).forEach(function (p) {
+        var a = el('span', 'wb-avatar wb-' + (p.kind === 'agent' ? 'agent' : 'human'), String(p.name || p.id || '?').slice(0, 2).toUpperCase());
+        a.title = String(p.name || p.id || '');
+        box.appendChild(a);
+      });
+    },
+    /** ghost: { id, actor, sectionId?, componentId?, label? }; { id, done: true } removes it. */
+    ghost: function (g) {
+      if (!g || typeof g.id !== 'string') return;
+      var box = $('weft-ghosts');
+      var cur = box.querySelector('[data-ghost="' + CSS.escape(g.id) + '"]');
+      if (g.done) { if (cur) cur.remove(); return; }
+      if (!cur) { cur = el('div', 'wb-ghost'); cur.setAttribute('data-ghost', g.id); box.appendChild(cur); }
+      cur.textContent = (g.actor || 'agent') + ' is writing ' + (g.label || g.componentId || g.sectionId || '…');
+    },
+    feed: addFeed,
+  };
+  window.weftBuild = hooks;
+
+  // ---- start ------------------------------------------------------------------------------
+  function signOut(msg) {
+    sessionStorage.removeItem(KEY);
+    token = '';
+    if (streamAbort) streamAbort.abort();
+    $('wb-main').hidden = true;
+    $('wb-login').hidden = false;
+    $('wb-login-error').textContent = msg || '';
+    status('signed out', '');
+  }
+  $('wb-signout').addEventListener('click', function () { signOut(''); });
+  $('wb-login').addEventListener('submit', function (e) {
+    e.preventDefault();
+    token = $('wb-token').value.trim();
+    $('wb-token').value = '';
+    start();
+  });
+
+  function start() {
+    fetch('/preview/' + encodeURIComponent(draftId) + '/ticket', { method: 'POST', headers: auth() })
+      .then(function (r) { return r.ok ? r.json() : Promise.reject(new Error(r.status === 404 ? 'No such draft, or this token cannot read it.' : 'HTTP ' + r.status)); })
+      .then(function (t) {
+        sessionStorage.setItem(KEY, token);
+        $('wb-login').hidden = true;
+        $('wb-main').hidden = false;
+        $('wb-frame').src = t.url;
+        stream(0);
+        loadVersions();
+        // Tickets last 10 minutes: the frame keeps streaming; a reload after that needs a new one.
+      })
+      .catch(function (e) { signOut(e.message); });
+  }
+  if (token) start(); else signOut('');
+})();

@@ -1,0 +1,7 @@
+export { build } from './app.ts';
+export type { Preview, PreviewConfig, PreviewDeps } from './app.ts';
+export { LiveDraft, loadDraftAt } from './live-draft.ts';
+export type { Change } from './live-draft.ts';
+export { touched } from './changes.ts';
+export type { Touched } from './changes.ts';
+export { Tickets, TICKET_TTL_MS } from './tickets.ts';

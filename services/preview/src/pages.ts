@@ -1,0 +1,66 @@
+// The Build view's document: static markup only (no draft content, no inline script or style).
+// The live preview sits in an iframe (its own strict CSP); everything dynamic is build.js.
+import { escapeHtml } from '@weft/render';
+
+export interface BuildPageOptions { draftId: string; sessionUrl: string; csp: string; css: string[]; script: string }
+
+export function buildPage(o: BuildPageOptions): string {
+  const a = (s: string): string => escapeHtml(s);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${a(o.csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>Build · ${a(o.draftId)}</title>
+${o.css.map((h) => `<link rel="stylesheet" href="${a(h)}">`).join('\n')}
+<script src="${a(o.script)}" defer></script>
+</head>
+<body class="wb" data-draft-id="${a(o.draftId)}" data-session-url="${a(o.sessionUrl)}">
+<header class="wb-bar">
+  <div class="wb-brand"><span class="wb-logo" aria-hidden="true"></span>Weft <span class="wb-sep">/</span> <strong id="wb-title">${a(o.draftId)}</strong></div>
+  <div class="wb-status" id="wb-status" role="status">connecting…</div>
+  <div id="weft-presence" class="wb-presence" aria-label="People and agents here"></div>
+  <div class="wb-actions">
+    <button type="button" id="wb-undo" title="Undo your last change (Ctrl/Cmd+Z)">Undo</button>
+    <button type="button" id="wb-redo" title="Redo (Shift+Ctrl/Cmd+Z)">Redo</button>
+    <button type="button" id="wb-signout" class="wb-quiet" title="Forget the token in this tab">Sign out</button>
+  </div>
+</header>
+<form id="wb-login" class="wb-login" hidden>
+  <h1>Open the Build view</h1>
+  <p>Paste a Weft token with read access to <code>${a(o.draftId)}</code>. It stays in this tab only (sessionStorage) and is sent in a header, never in a URL.</p>
+  <label>Token <input id="wb-token" type="password" autocomplete="off" spellcheck="false" required></label>
+  <button type="submit">Open</button>
+  <p class="wb-error" id="wb-login-error" role="alert"></p>
+</form>
+<main class="wb-main" id="wb-main" hidden>
+  <section class="wb-stage" aria-label="Preview">
+    <div class="wb-stage-head">
+      <span id="wb-mode" class="wb-pill wb-live">Live</span>
+      <span id="wb-version" class="wb-muted"></span>
+      <button type="button" id="wb-back-live" class="wb-quiet" hidden>Back to live</button>
+    </div>
+    <div class="wb-frame-wrap">
+      <iframe id="wb-frame" title="Live preview" referrerpolicy="no-referrer"></iframe>
+      <div id="wb-past" class="weft-page wb-past" hidden></div>
+      <div id="weft-ghosts" class="wb-ghosts" aria-hidden="true"></div>
+    </div>
+  </section>
+  <aside class="wb-side">
+    <section class="wb-panel">
+      <h2>Versions</h2>
+      <input id="wb-scrub" type="range" min="0" max="0" value="0" step="1" aria-label="Scrub versions">
+      <ol id="wb-versions" class="wb-versions"></ol>
+    </section>
+    <section class="wb-panel wb-feed-panel">
+      <h2>Activity</h2>
+      <ol id="wb-feed" class="wb-feed" aria-live="polite"></ol>
+    </section>
+  </aside>
+</main>
+</body>
+</html>
+`;
+}
