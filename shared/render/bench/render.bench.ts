@@ -58,6 +58,8 @@ const count = Object.keys(one.components).length;
 const probe = renderSection(draft, 's0');
 console.log(`section: ${count} components, ${(probe.html.length / 1024).toFixed(1)} KiB HTML, ${probe.notes.length} notes`);
 console.log(`renderSection (1 changed section): ${stats(time(() => renderSection(draft, 's0'), 1000))}`);
+console.log(`renderSection, checkProps off:    ${stats(time(() => renderSection(draft, 's0', { checkProps: false }), 1000))}`);
 const page = renderDraft(draft);
 console.log(`page: 30 sections, ${30 * count} components, ${(page.html.length / 1024).toFixed(0)} KiB HTML`);
 console.log(`renderDraft (whole 30-section page): ${stats(time(() => renderDraft(draft), 50, 5))}`);
+console.log(`renderDraft, checkProps off:         ${stats(time(() => renderDraft(draft, { checkProps: false }), 50, 5))}`);

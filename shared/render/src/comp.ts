@@ -23,6 +23,8 @@ export interface Scope {
   readonly renderNode: (id: string, parent: Comp | undefined) => string;
   /** Set by Tabs for the TabPanel it is about to render: its radio group and whether it is open. */
   tabState: { name: string; checked: boolean } | undefined;
+  /** Whether props are checked against the catalog first (RenderOptions.checkProps). */
+  readonly checkProps: boolean;
 }
 
 const MAX_TEXT = 10_000;

@@ -182,3 +182,16 @@ describe('sections and the page body', () => {
     expect(renderDraft(d).html).toBe(renderDraft(structuredClone(d)).html);
   });
 });
+
+describe('options', () => {
+  it('checkProps: false skips the catalog check but the renderer still guards itself', () => {
+    const d = draftWith(stack(['b', 'l']), [
+      { id: 'b', component: 'Badge', props: { text: 'x', tone: 'purple' } },
+      { id: 'l', component: 'Link', props: { text: 'x', href: 'javascript:alert(1)' } },
+    ]);
+    const { html, notes } = renderSection(d, 'main', { checkProps: false });
+    expect(html).toContain('weft-badge weft-tone-neutral');
+    expect(html).not.toContain('javascript:');
+    expect(notes.map((n) => [n.componentId, n.rule, n.severity])).toEqual([['b', 'invalid_props', 'approximate'], ['l', 'invalid_url', 'broken']]);
+  });
+});
