@@ -18,5 +18,7 @@ export { readModelSteps, StepReader, NO_STEP_MESSAGE } from './model-steps.ts';
 export type { LenientResult } from './lenient-json.ts';
 export { parseLenient } from './lenient-json.ts';
 export type { SurfaceFence, ParsedFence, FenceError } from './surface-fence.ts';
-export { findSurfaceFences, parseSurfaceFence, parseFenceInfo } from './surface-fence.ts';
+export { findSurfaceFences, parseSurfaceFence, parseFenceInfo, checkBodySurfaces } from './surface-fence.ts';
+export type { CatalogPromptOptions } from './catalog-prompt.ts';
+export { catalogPrompt, PROMPT_EXAMPLE_MARK, PROMPT_STEP_MARK } from './catalog-prompt.ts';
 export { diffSection } from './section-diff.ts';

@@ -1,7 +1,8 @@
 // ```surface fences in markdown (RFC 000 §5): one JSON value per line, each a component or a
 // {"data":…} merge; components buffered until root exists; an unfinished last line is ignored
 // while streaming.
-import type { Component, JsonObject, SurfaceSection } from '@weft/core';
+import { defaultCatalog, emptyDraft, validateDraft } from '@weft/core';
+import type { Catalog, Component, JsonObject, Note, Refusal, Rule, SurfaceSection } from '@weft/core';
 import { parseLenient } from './lenient-json.ts';
 import { isJson, isObject } from './json-util.ts';
 import { note } from './notes.ts';
@@ -132,4 +133,42 @@ export function parseSurfaceFence(body: string, info: string, opts: { streaming?
   }
   const section: SurfaceSection = { id, kind: 'surface', catalog, components: hasRoot ? components : {}, data };
   return { section, complete: !streaming, notes, errors };
+}
+
+/**
+ * Checks every surface fence of a markdown body with the page-surface rules (core validateDraft),
+ * plus what only fences can get wrong: an unclosed fence, a bad info string, a duplicate fence
+ * id, a line that is not one JSON value, or an entry `$source` (page surfaces only). `index` is
+ * the fence's position in the body; paths are `/sections/<fence id>/…` as in a draft.
+ */
+export function checkBodySurfaces(markdown: string, catalog: Catalog = defaultCatalog): { refusals: Refusal[]; notes: Note[] } {
+  const refusals: Refusal[] = [];
+  const notes: Note[] = [];
+  const refuse = (rule: Rule, path: string, message: string, index: number): void => {
+    refusals.push({ code: 'VALIDATION_FAILED', rule, path, message, index });
+  };
+  const draft = emptyDraft('body');
+  const fenceOf = new Map<string, number>();
+  for (const [i, f] of findSurfaceFences(markdown).entries()) {
+    const where = `fence ${i + 1} (line ${f.startLine + 1})`;
+    if (!f.closed) refuse('invalid_section', `/fences/${i}`, `${where} is not closed.`, i);
+    const parsed = parseSurfaceFence(f.body, f.info);
+    for (const e of parsed.errors) refuse('invalid_section', `/fences/${i}`, `${where}: ${e.message}`, i);
+    const id = parsed.section.id;
+    if (fenceOf.has(id)) {
+      refuse('duplicate_id', `/sections/${id}`, `${where} reuses the surface id "${id}".`, i);
+      continue;
+    }
+    if (Object.hasOwn(parsed.section.data, '$source')) {
+      refuse('invalid_section', `/sections/${id}/data/$source`, `${where}: entry sources work in page surfaces only.`, i);
+    }
+    fenceOf.set(id, i);
+    draft.sections[id] = parsed.section;
+    draft.order.push(id);
+  }
+  const checked = validateDraft(draft, catalog);
+  const indexOf = (path: string): number => fenceOf.get((path.split('/')[2] ?? '').replaceAll('~1', '/').replaceAll('~0', '~')) ?? -1;
+  for (const r of checked.refusals) refusals.push({ ...r, index: indexOf(r.path) });
+  for (const n of checked.notes) notes.push({ ...n, index: indexOf(n.path) });
+  return { refusals, notes };
 }

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { NO_STEP_MESSAGE, readModelSteps, StepReader } from './model-steps.ts';
+import { parseLenient } from './lenient-json.ts';
+
+const op = { op: 'add', path: '/sections/a/components/x', value: { id: 'x', component: 'Text', props: { text: 'hi' } } };
+
+describe('readModelSteps: the tolerant JSON Lines reader', () => {
+  it('reads one step per line', () => {
+    const r = readModelSteps(`{"say":"Building."}\n{"ops":[${JSON.stringify(op)}]}\n{"done":true}`);
+    expect(r.steps).toEqual([{ say: 'Building.' }, { ops: [op] }, { done: true }]);
+    expect(r.errors).toEqual([]);
+    expect(r.prose).toEqual([]);
+  });
+
+  it('reads objects spanning lines and several on one line', () => {
+    const pretty = JSON.stringify({ ops: [op] }, null, 2);
+    const r = readModelSteps(`${pretty}\n{"say":"a"} {"say":"b"}{"done":true}`);
+    expect(r.steps).toEqual([{ ops: [op] }, { say: 'a' }, { say: 'b' }, { done: true }]);
+  });
+
+  it('sets prose and code fences aside but reads JSON inside a fence', () => {
+    const r = readModelSteps(`Sure! Here is the plan:\n\`\`\`json\n{"ops":[${JSON.stringify(op)}]}\n\`\`\`\nThat's it (see [1]).\n{"done":true}`);
+    expect(r.steps).toEqual([{ ops: [op] }, { done: true }]);
+    expect(r.prose).toEqual(['Sure! Here is the plan:', "That's it (see [1])."]);
+    expect(r.errors).toEqual([]);
+  });
+
+  it('reads trailing commas and raw line breaks inside strings', () => {
+    const r = readModelSteps('{"say":"two\nlines",}\n{"ops":[{"op":"remove","path":"/sections/a",},],}');
+    expect(r.steps).toEqual([{ say: 'two\nlines' }, { ops: [{ op: 'remove', path: '/sections/a' }] }]);
+    expect(r.errors).toEqual([]);
+  });
+
+  it('reads a bare op, {ops:[…]} and an array of ops as one step each', () => {
+    const r = readModelSteps(`${JSON.stringify(op)}\n[${JSON.stringify(op)},${JSON.stringify(op)}]`);
+    expect(r.steps).toEqual([{ ops: [op] }, { ops: [op, op] }]);
+  });
+
+  it('an answer with no object gets exactly one clear error', () => {
+    const r = readModelSteps('I would build a hero section with a heading.\nThen a button.');
+    expect(r.steps).toEqual([]);
+    expect(r.errors).toEqual([{ line: 1, message: NO_STEP_MESSAGE }]);
+    expect(r.prose).toHaveLength(2);
+  });
+
+  it('reports a broken object with its line and goes on', () => {
+    const r = readModelSteps('{"say":"ok"}\n{"ops": [ {"op": "add" "path": "/x"} ]}\n{"done":true}');
+    expect(r.steps).toEqual([{ say: 'ok' }, { done: true }]);
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0]?.line).toBe(2);
+  });
+
+  it('reports an object that is not a step, and an unclosed one at the end', () => {
+    const r = readModelSteps('{"id":"x","component":"Text"}\n{"ops":[');
+    expect(r.errors.map((e) => e.line)).toEqual([1, 2]);
+  });
+
+  it('a brace inside a prose line does not swallow the steps after it', () => {
+    const r = readModelSteps('Use a { brace in prose\n{"done":true}');
+    expect(r.steps).toEqual([{ done: true }]);
+  });
+});
+
+describe('StepReader: steps come out as each object completes', () => {
+  it('yields a step as soon as its closing brace arrives, whatever the chunking', () => {
+    const text = `prose\n{"say":"a"}\n{"ops":[${JSON.stringify(op)}]}{"done":true}`;
+    for (const size of [1, 3, 7, 64]) {
+      const r = new StepReader();
+      const seen: unknown[] = [];
+      for (let i = 0; i < text.length; i += size) seen.push(...r.push(text.slice(i, i + size)));
+      r.end();
+      expect(seen).toEqual([{ say: 'a' }, { ops: [op] }, { done: true }]);
+      expect(r.errors).toEqual([]);
+      expect(r.prose).toEqual(['prose']);
+    }
+    const r = new StepReader();
+    expect(r.push('{"say":"par')).toEqual([]);
+    expect(r.push('tial"}')).toEqual([{ say: 'partial' }]);
+  });
+});
+
+describe('parseLenient', () => {
+  it('parses strict JSON like JSON.parse', () => {
+    const v = { a: [1, -2.5e3, true, false, null, 'x\\u00e9\\n'], b: {} };
+    const text = JSON.stringify(v);
+    expect(parseLenient(text)).toEqual({ ok: true, value: JSON.parse(text), end: text.length });
+  });
+
+  it('never creates prototype keys and rejects what is not JSON', () => {
+    const r = parseLenient('{"__proto__":{"x":1},"a":1}');
+    expect(r.ok && r.value).toEqual({ a: 1 });
+    expect(parseLenient("{'a':1}").ok).toBe(false);
+    expect(parseLenient('{"a":undefined}').ok).toBe(false);
+    expect(parseLenient('[1,2').ok).toBe(false);
+  });
+});
