@@ -8,6 +8,7 @@ import type { NewStep } from './types.ts';
 import { EventStore } from './event-store.ts';
 import { TokenStore } from './token-store.ts';
 import { SessionStore } from './session-store.ts';
+import { loadDraft } from './load-draft.ts';
 
 export interface StoreHandle { db: Kysely<DB>; close(): Promise<void> }
 
@@ -137,6 +138,26 @@ export function runStoreContract(name: string, factory: () => Promise<StoreHandl
       expect(await store.setYUpdate(id, 2, new Uint8Array([7, 7]))).toBe(true);
       expect(await store.setYUpdate(id, 99, new Uint8Array([1]))).toBe(false);
       expect((await store.readSteps(id, { after: 1, limit: 1 }))[0]?.yUpdate).toEqual(new Uint8Array([7, 7]));
+    });
+
+    it('stores step kind and undoOf (default do / [])', async () => {
+      const id = await newDraft();
+      await store.append(id, 0, [step('k1'), step('k2', { kind: 'undo', undoOf: [1] }), step('k3', { kind: 'redo', undoOf: [2] })]);
+      const all = await store.readSteps(id);
+      expect(all.map((s) => [s.kind, s.undoOf])).toEqual([['do', []], ['undo', [1]], ['redo', [2]]]);
+    });
+
+    it('loadDraft folds the latest snapshot at or below a version plus the log tail', async () => {
+      const id = uid('ld');
+      await store.createDraft({ id, title: '', createdBy: 'u' });
+      const set = (v: string): Op[] => [{ op: 'replace', path: '/title', value: v }];
+      await store.append(id, 0, [step('l1', { ops: set('one') }), step('l2', { ops: set('two') })]);
+      await store.writeSnapshot({ draftId: id, version: 2, epoch: 0, doc: { id, title: 'two', order: [], sections: {} }, yState: null, reason: 'test' });
+      await store.append(id, 2, [step('l3', { ops: set('three') })]);
+      expect(await loadDraft(store, id)).toEqual({ draft: { id, title: 'three', order: [], sections: {} }, version: 3, snapshotVersion: 2 });
+      expect(await loadDraft(store, id, 1)).toEqual({ draft: { id, title: 'one', order: [], sections: {} }, version: 1, snapshotVersion: 0 });
+      await store.append(id, 3, [step('bad', { ops: [{ op: 'remove', path: '/nope' }] })]);
+      await expect(loadDraft(store, id)).rejects.toThrow(/v4 does not replay/);
     });
 
     it('mints tokens storing only a hash; verify rejects revoked and expired ones', async () => {

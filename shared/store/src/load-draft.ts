@@ -10,7 +10,9 @@ export async function loadDraft(store: EventStore, draftId: string, upTo?: numbe
   let version = snap ? snap.version : 0;
   const rows = await store.readOpsText(draftId, version, upTo);
   for (const row of rows) {
-    applyOpsUnchecked(draft, JSON.parse(row.opsText) as Op[]);
+    // Committed ops were validated before append: a failure here is corruption, never skipped.
+    const r = applyOpsUnchecked(draft, JSON.parse(row.opsText) as Op[]);
+    if (!r.ok) throw new Error(`draft ${draftId} v${row.version} does not replay: op ${r.error.index}: ${r.error.message}`);
     version = row.version;
   }
   return { draft, version, snapshotVersion: snap ? snap.version : 0 };
