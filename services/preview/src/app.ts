@@ -26,6 +26,8 @@ export interface PreviewConfig {
   sessionUrl?: string;
   /** The session's admin token, accepted like a minted token (it is not in the token table). */
   adminToken?: string | null;
+  /** HMAC key for view tickets; default random per process (tickets then die with it). */
+  ticketSecret?: string | null;
   /** Head check period per viewed draft (catch-up after bus outages). */
   headCheckMs?: number;
   /** A draft nobody watches is dropped from memory after this long. */
@@ -53,7 +55,7 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
   const { store } = deps;
   const sessionUrl = (config.sessionUrl ?? '').replace(/\/+$/, '');
   const adminDigest = config.adminToken ? sha(config.adminToken) : null;
-  const tickets = new Tickets(now);
+  const tickets = new Tickets(config.ticketSecret ?? null, now);
   const assets = {
     'live.js': asset('live.js'), 'build.js': asset('build.js'), 'build.css': asset('build.css'),
     'base.css': { body: baseStyles, hash: createHash('sha256').update(baseStyles).digest('hex').slice(0, 12) },

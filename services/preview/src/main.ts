@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const conn = connectPostgres(databaseUrl);
   const bus = await createNatsBus(natsUrl, { name: 'weft-preview' });
   const preview = build({ store: new EventStore(conn.db), tokens: new TokenStore(conn.db), bus }, {
-    sessionUrl: env['WEFT_SESSION_URL'] ?? '', adminToken: env['WEFT_ADMIN_TOKEN'] ?? null,
+    sessionUrl: env['WEFT_SESSION_URL'] ?? '', adminToken: env['WEFT_ADMIN_TOKEN'] ?? null, ticketSecret: env['WEFT_PREVIEW_SECRET'] ?? null,
   });
   const server = createServer((req, res) => {
     if (!preview.handle(req, res)) { res.writeHead(404, { 'content-type': 'text/plain' }); res.end('not found'); }

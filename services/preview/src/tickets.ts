@@ -1,33 +1,40 @@
 // View tickets: a page load (the iframe) cannot send an Authorization header, and the bearer token
-// never goes in a URL. So the Build view trades its token for a random, draft-bound ticket valid
-// 10 minutes (POST /preview/:id/ticket) and loads `/preview/:id?ticket=…`. A leaked ticket shows
-// one draft's preview for at most 10 minutes and grants nothing else.
-import { randomBytes } from 'node:crypto';
+// never goes in a URL. So the Build view trades its token for a short-lived signed ticket
+// (POST /preview/:id/ticket) and loads `/preview/:id?ticket=…`. The ticket is
+// `<expiry>.<nonce>.<hmac(draftId, expiry, nonce)>`: bound to one draft, valid 10 minutes, and
+// stateless, so a restarted preview (same secret) still accepts the tickets of open pages.
+// A leaked ticket shows one draft's preview for at most 10 minutes and grants nothing else.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const TICKET_TTL_MS = 10 * 60_000;
 
 export class Tickets {
-  private readonly byId = new Map<string, { draftId: string; expiresAt: number }>();
+  private readonly secret: Buffer;
   private readonly now: () => number;
-  constructor(now: () => number) { this.now = now; }
+  constructor(secret: string | Buffer | null, now: () => number) {
+    this.secret = secret === null ? randomBytes(32) : Buffer.from(secret);
+    this.now = now;
+  }
 
   mint(draftId: string): { ticket: string; expiresAt: number } {
-    this.sweep();
-    const ticket = randomBytes(24).toString('base64url');
     const expiresAt = this.now() + TICKET_TTL_MS;
-    this.byId.set(ticket, { draftId, expiresAt });
-    return { ticket, expiresAt };
+    const body = `${expiresAt.toString(36)}.${randomBytes(9).toString('base64url')}`;
+    return { ticket: `${body}.${this.sign(draftId, body)}`, expiresAt };
   }
 
   valid(ticket: string | null, draftId: string): boolean {
-    if (!ticket) return false;
-    const t = this.byId.get(ticket);
-    return t !== undefined && t.draftId === draftId && t.expiresAt > this.now();
+    if (!ticket || ticket.length > 200) return false;
+    const i = ticket.lastIndexOf('.');
+    if (i < 0) return false;
+    const body = ticket.slice(0, i);
+    const mac = Buffer.from(ticket.slice(i + 1), 'base64url');
+    const want = Buffer.from(this.sign(draftId, body), 'base64url');
+    if (mac.length !== want.length || !timingSafeEqual(mac, want)) return false;
+    const exp = parseInt(body.split('.')[0] ?? '', 36);
+    return Number.isFinite(exp) && exp > this.now();
   }
 
-  private sweep(): void {
-    if (this.byId.size < 1000) return;
-    const now = this.now();
-    for (const [k, v] of this.byId) if (v.expiresAt <= now) this.byId.delete(k);
+  private sign(draftId: string, body: string): string {
+    return createHmac('sha256', this.secret).update(`${draftId}\n${body}`).digest('base64url');
   }
 }

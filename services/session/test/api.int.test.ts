@@ -81,22 +81,33 @@ describe('session API', () => {
     it('more than opsPerSecond in a session → RATE_LIMITED with Retry-After', async () => {
       const c = await s.as('fast-agent', { page: ['write'] }, 'agent');
       const { sessionId } = await c.openSession('page');
-      const results = await Promise.allSettled(Array.from({ length: 21 }, (_, i) => c.submit('page', { opId: `rl-${i}`, sessionId, ops: titleOp(`r${i}`) })));
-      const limited = results.filter((r) => r.status === 'rejected' && (r.reason as WeftError).code === 'RATE_LIMITED');
-      expect(limited.length).toBeGreaterThanOrEqual(1);
-      expect(results.filter((r) => r.status === 'fulfilled').length).toBe(20);
+      const twenty = Array.from({ length: 20 }, (_, i) => titleOp(`r${i}`)[0]);
+      await c.submit('page', { opId: 'rl-1', sessionId, ops: twenty });
+      const res = await fetch(`${s.url}/v1/drafts/page/ops`, {
+        method: 'POST', headers: { authorization: `Bearer ${c.token}` }, body: JSON.stringify({ opId: 'rl-2', sessionId, ops: twenty }),
+      });
+      expect(res.status).toBe(429);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect((await res.json()).error.code).toBe('RATE_LIMITED');
+      // Nothing of the limited step was written.
+      expect((await s.store.findByOpId('page', 'rl-2'))).toBeNull();
     });
     it('op 31 of a 30-op turn → BUDGET_EXCEEDED, and the count survives a restart', async () => {
       const c = await s.as('turn-agent', { page: ['write'] }, 'agent');
-      const ops = Array.from({ length: 10 }, (_, i) => titleOp(`t${i}`)[0]);
-      await c.submit('page', { opId: 'turn-a', turnId: 'turn-1', ops });
-      await c.submit('page', { opId: 'turn-b', turnId: 'turn-1', ops: ops.slice(0, 9) });
+      const ten = Array.from({ length: 10 }, (_, i) => titleOp(`t${i}`)[0]);
+      const pause = () => new Promise((r) => setTimeout(r, 1050)); // stay inside 20 ops/s
+      await c.submit('page', { opId: 'turn-a', turnId: 'turn-1', ops: ten });
+      await pause();
+      await c.submit('page', { opId: 'turn-b', turnId: 'turn-1', ops: ten });
       await s.restart();
       const again = new WeftHttpClient(s.url, c.token);
-      await again.submit('page', { opId: 'turn-c', turnId: 'turn-1', ops: ops.slice(0, 1) });
-      const e = await failure(again.submit('page', { opId: 'turn-d', turnId: 'turn-1', ops: ops.slice(0, 1) }));
+      await again.submit('page', { opId: 'turn-c', turnId: 'turn-1', ops: ten });
+      await pause();
+      const e = await failure(again.submit('page', { opId: 'turn-d', turnId: 'turn-1', ops: ten.slice(0, 1) }));
       expect(e.code).toBe('BUDGET_EXCEEDED');
       expect(e.status).toBe(429);
+      // Another turn of the same agent has its own budget.
+      await again.submit('page', { opId: 'turn-e', turnId: 'turn-2', ops: ten.slice(0, 1) });
     });
   });
 

@@ -142,14 +142,16 @@ describe('MCP over streamable HTTP (SDK client against a real session)', () => {
     expect(missing.s.error?.code).toBe('NOT_FOUND');
   });
 
-  it('undo_turn takes back the caller\'s last change', async () => {
-    const before = (await call(reader, 'get_draft', { draftId: 'page' })).s['draft'] as { order: string[] };
-    expect(before.order).toContain('pricing');
+  it('undo_turn takes back the caller\'s last turn', async () => {
+    const open = await call(writer, 'open_build_session', { draftId: 'page' });
+    const note = { id: 'note', kind: 'surface', catalog: 'weft@1', data: {}, components: { root: { id: 'root', component: 'Text', props: { text: 'Soon' } } } };
+    const p = await call(writer, 'patch_draft', { session: open.s['session'], turnId: 't-undo', ops: [{ op: 'add', path: '/sections/note', value: note }] });
+    expect(p.s['refused']).toEqual([]);
+    expect(((await call(reader, 'get_draft', { draftId: 'page' })).s['draft'] as { order: string[] }).order).toContain('note');
     const u = await call(writer, 'undo_turn', { draftId: 'page' });
-    expect(u.r.content[0]).toEqual({});
-    expect(u.r.isError).toBeFalsy();
-    const after = (await call(reader, 'get_draft', { draftId: 'page' })).s['draft'] as { order: string[] };
-    expect(after.order).toEqual(['hero']);
+    expect(u.s.error?.message).toBeUndefined();
+    expect(u.s['undid']).toEqual([p.s['version']]);
+    expect(((await call(reader, 'get_draft', { draftId: 'page' })).s['draft'] as { order: string[] }).order).not.toContain('note');
   });
 
   it('get_preview renders the draft, also as an MCP Apps ui:// resource', async () => {

@@ -1,5 +1,5 @@
-import { applyOpsUnchecked, applyStep } from '@weft/core';
-import type { Draft } from '@weft/core';
+import { applyOp, applyOpsUnchecked, applyStep, validateDraft } from '@weft/core';
+import type { Draft, Op, StepResult as CoreStepResult } from '@weft/core';
 import type { EventStore, NewStep, StoredStep } from '@weft/store';
 import { TokenBucket } from './rate-limit.ts';
 import type { Actor, CommittedStep, RoomError, StepKind, StepResult, SubmitOutcome, SubmitRequest } from './types.ts';
@@ -101,7 +101,7 @@ export class Room {
     const budget = this.checkBudgets(req);
     if (budget) return failNow(budget);
 
-    const res = applyStep(this.draft, req.ops);
+    const res = req.kind === 'undo' || req.kind === 'redo' ? applyReversal(this.draft, req.ops as Op[]) : applyStep(this.draft, req.ops);
     if (req.atomic && res.refused.length > 0) {
       applyOpsUnchecked(this.draft, res.inverse);
       const first = res.refused[0]!;
@@ -128,7 +128,17 @@ export class Room {
       yUpdate: req.yUpdate ?? null,
       createdAt: this.opts.now(),
     };
-    if (this.mirror) step.yUpdate = this.mirror.applied(step, req.yUpdate ?? null);
+    if (this.mirror) {
+      try {
+        step.yUpdate = this.mirror.applied(step, req.yUpdate ?? null);
+      } catch (e) {
+        // The two mirrors must never disagree: take the step back out of the JSON one.
+        applyOpsUnchecked(this.draft, res.inverse);
+        this.version -= 1;
+        if (req.turnId) this.turnOps.set(req.turnId, (this.turnOps.get(req.turnId) ?? 0) - res.applied.length);
+        return failNow({ code: 'INTERNAL', message: `The Yjs mirror could not apply this step (${(e as Error).message}); nothing was stored.` });
+      }
+    }
     const result: StepResult = { version: step.version, applied: res.applied, repairs: res.notes, refused: res.refused };
     let resolve!: (o: SubmitOutcome) => void;
     const done = new Promise<SubmitOutcome>((r) => { resolve = r; });
@@ -270,6 +280,34 @@ export class Room {
       if (last) await last.done;
     }
   }
+}
+
+/**
+ * Undo and redo apply stored inverses as one unit: op by op they may pass through states the
+ * pipeline would hold or refuse (a section leaves `order` before it leaves `sections`), so the
+ * whole list is applied, then the draft is validated, and any failure takes it all back.
+ */
+function applyReversal(draft: Draft, ops: Op[]): CoreStepResult {
+  const undo: Op[][] = [];
+  const back = (): void => {
+    for (let i = undo.length - 1; i >= 0; i--) applyOpsUnchecked(draft, undo[i]!);
+  };
+  for (let i = 0; i < ops.length; i++) {
+    const r = applyOp(draft, ops[i]!);
+    if (!r.ok) {
+      back();
+      return { applied: [], inverse: [], notes: [], refused: [{ code: 'VALIDATION_FAILED', rule: r.error.rule, path: ops[i]!.path, message: r.error.message, index: i }] };
+    }
+    undo.push(r.value);
+  }
+  const check = validateDraft(draft);
+  if (check.refusals.length > 0) {
+    back();
+    return { applied: [], inverse: [], notes: [], refused: check.refusals };
+  }
+  const inverse: Op[] = [];
+  for (let i = undo.length - 1; i >= 0; i--) inverse.push(...undo[i]!);
+  return { applied: ops, inverse, notes: [], refused: [] };
 }
 
 function toNewStep(p: Pending): NewStep {
