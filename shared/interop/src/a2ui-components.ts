@@ -217,6 +217,7 @@ export function mapComponent(raw: Record<string, unknown>, ctx: MapCtx): Compone
     const why = k === 'checks' ? 'checks run only on Weft form fields; dropped.' : k === 'weight' ? 'flex weight has no Weft equivalent; dropped.' : 'has no Weft equivalent; dropped.';
     lossy(k, why);
   }
+  if (main.props !== undefined && Object.keys(main.props).length === 0) delete main.props;
   return [main, ...out];
 }
 

@@ -34,7 +34,7 @@ describe('A2uiStream: a live A2UI agent builds through the op pipeline', () => {
     expect(root).toEqual([{ op: 'add', path: '/sections/live', value: { id: 'live', kind: 'surface', catalog: 'basic@1', data: {}, components: {
       b: { id: 'b', component: 'Text', props: { text: 'B' } },
       a: { id: 'a', component: 'Text', props: { text: 'A' } },
-      root: { id: 'root', component: 'Stack', props: {}, children: ['a', 'b'] },
+      root: { id: 'root', component: 'Stack', children: ['a', 'b'] },
     } } }]);
     // A forward reference is completed when the child arrives: child added and parent relinked
     // in one op, so the step is valid on its own.
