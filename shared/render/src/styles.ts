@@ -50,6 +50,7 @@ code{font-family:var(--w-mono);font-size:.9em;background:var(--w-subtle);border:
 .weft-icon{display:inline-flex;vertical-align:middle;color:currentColor}.weft-icon-svg{width:1.25em;height:1.25em}.weft-icon-sm .weft-icon-svg{width:1em;height:1em}.weft-icon-lg .weft-icon-svg{width:2em;height:2em}
 .weft-icon-missing{font-size:.75rem;border:1px dashed var(--w-border);border-radius:4px;padding:0 .3em;color:var(--w-muted)}
 .weft-button{display:inline-flex;align-items:center;justify-content:center;gap:var(--w-s2);font:inherit;font-weight:600;font-size:.95rem;line-height:1;padding:.7em 1.1em;border-radius:var(--w-r-sm);border:1px solid transparent;text-decoration:none;cursor:pointer;white-space:nowrap}
+.weft-button{width:fit-content}.weft-plan .weft-button{width:auto}
 .weft-variant-primary{background:var(--w-accent);color:var(--w-accent-fg)}.weft-variant-primary:hover{filter:brightness(1.08)}
 .weft-variant-secondary{background:var(--w-bg);color:var(--w-fg);border-color:var(--w-border)}.weft-variant-secondary:hover{background:var(--w-subtle)}
 .weft-variant-ghost{background:transparent;color:var(--w-fg)}.weft-variant-ghost:hover{background:var(--w-subtle)}
@@ -103,7 +104,7 @@ textarea.weft-input{resize:vertical}
 .weft-carousel-track{display:flex;gap:var(--w-s4);list-style:none;margin:0;padding:0 0 var(--w-s2)}
 .weft-slide{flex:0 0 85%;scroll-snap-align:start;min-width:0}@media (min-width:720px){.weft-slide{flex-basis:45%}}
 .weft-callout{display:flex;flex-direction:column;gap:var(--w-s2);padding:var(--w-s4);border-radius:var(--w-r);border-left:4px solid currentColor}
-.weft-callout p{margin:0}.weft-callout-title{font-weight:700}.weft-callout-text{color:var(--w-fg)}
+.weft-callout p{margin:0}.weft-callout>:not(.weft-callout-title){color:var(--w-fg)}.weft-callout-title{font-weight:700}.weft-callout-text{color:var(--w-fg)}
 .weft-testimonial{margin:0;padding:var(--w-s5);border:1px solid var(--w-border);border-radius:var(--w-r);background:var(--w-bg)}
 .weft-testimonial blockquote{margin:0 0 var(--w-s3);font-size:1.1rem}.weft-testimonial blockquote p{margin:0}.weft-testimonial figcaption{display:flex;flex-direction:column;font-size:.9rem}
 .weft-testimonial-author{font-weight:600}.weft-testimonial-role{color:var(--w-muted)}
