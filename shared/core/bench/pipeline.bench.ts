@@ -46,7 +46,8 @@ function makeOps(d: Draft, n: number): Op[] {
     else if (comp === 'Text') ops.push({ op: 'replace', path: path + 'text', value: invalid ? 42 : `Text ${i}` });
     else ops.push({ op: 'replace', path: path + 'tone', value: invalid ? 'purple-ish' : i % 2 ? 'success' : 'info' });
   }
-  return ops;
+  // Ops arrive as parsed JSON (flat strings), not as template-literal cons strings.
+  return JSON.parse(JSON.stringify(ops)) as Op[];
 }
 
 // Wall-clock ops/s and ops per CPU-second of this process: on a shared 2-core box under load the
