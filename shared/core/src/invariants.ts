@@ -246,7 +246,7 @@ export function validateDraft(draft: Draft, catalog: Catalog = defaultCatalog): 
     refuse({ rule: 'invalid_section', path: '', message: 'a draft is {id, title, order, sections}' });
     return { refusals, notes };
   }
-  if (draft.title.length > Limits.maxString) refuse({ rule: 'value_too_large', path: '/title', message: 'title is too long' });
+  if (draft.title.length > Limits.maxTitle) refuse({ rule: 'value_too_large', path: '/title', message: `title is longer than ${Limits.maxTitle} chars` });
   const order = checkOrder(draft);
   if (order) refuse(order);
   for (const sid of Object.keys(draft.sections)) {

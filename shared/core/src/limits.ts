@@ -16,6 +16,8 @@ export const Limits = {
   maxArray: 10_000,
   /** One op, as JSON text. */
   maxOpBytes: 256 * 1024,
+  /** The page title. */
+  maxTitle: 1000,
   /** Held steps at once (RFC status: "at most 3"). */
   maxHeld: 3,
   /** Nesting of function calls inside bindable values. */

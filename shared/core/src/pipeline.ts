@@ -129,7 +129,7 @@ function runCheck(d: Draft, c: Check, catalog: Catalog, out: Problem[]): void {
   switch (c.k) {
     case 'title':
       if (typeof d.title !== 'string') out.push({ rule: 'invalid_op', path: '/title', message: 'title must be a string' });
-      else if (d.title.length > 1000) out.push({ rule: 'value_too_large', path: '/title', message: 'title is longer than 1000 chars' });
+      else if (d.title.length > Limits.maxTitle) out.push({ rule: 'value_too_large', path: '/title', message: `title is longer than ${Limits.maxTitle} chars` });
       return;
     case 'order':
       return pushIf(out, checkOrder(d));
