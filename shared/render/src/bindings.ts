@@ -1,7 +1,7 @@
 // The one place render touches core's evaluators: bindings, functions and conditions are core's
 // (never re-implemented here). Both are wrapped so a throw on a mid-flight draft becomes a note.
 
-import { defaultCatalog as catalog, evalCondition, resolveValue } from '@weft/core';
+import { checkCondition, defaultCatalog as catalog, evalCondition, resolveValue } from '@weft/core';
 import type { Condition, Json, Rule } from '@weft/core';
 
 export type Resolved = { ok: true; value: Json | undefined } | { ok: false; error: string };
@@ -16,6 +16,9 @@ export function resolve(value: Json, data: Json): Resolved {
 
 export function condition(cond: Condition, data: Json): { ok: true; value: boolean } | { ok: false; error: string } {
   try {
+    // Core's evaluator reads a malformed condition as false; the renderer reports it instead.
+    const problem = checkCondition(cond, '/visible');
+    if (problem !== null) return { ok: false, error: problem.message };
     return { ok: true, value: evalCondition(cond, data) === true };
   } catch (e) {
     return { ok: false, error: e instanceof Error ? e.message : String(e) };

@@ -161,6 +161,12 @@ describe('placeholders and notes: nothing degrades quietly', () => {
     expect(r.html).toContain('data-section-id="s"');
     expect(r.html.match(/data-section-id="s"/g)).toHaveLength(2); // section + its data script, once
     expect(r.notes.length).toBeGreaterThan(3);
+    const unchecked = renderDraft(junk, { checkProps: false });
+    expect(unchecked.notes.map((n) => [n.componentId, n.rule])).toEqual([
+      ['n', 'missing_child'], ['q', 'invalid_props'], ['q', 'invalid_props'], ['q', 'invalid_props'],
+      ['v', 'invalid_condition'], ['g', 'invalid_props'], ['', 'path_not_found'],
+    ]);
+    expect(unchecked.html).toContain('<div class="weft-cond" data-weft-visible="true"><p');
   });
 });
 

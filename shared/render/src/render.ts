@@ -111,6 +111,7 @@ function renderNode(scope: Scope, id: string, parent: Comp | undefined): string 
   const comps = scope.section.components;
   const node: Component | undefined = Object.hasOwn(comps, id) ? comps[id] : undefined;
   if (node === undefined || node === null || typeof node !== 'object') {
+    if (node !== undefined) scope.visited.add(id); // present but not a component: flagged here, once
     note('missing_child', `child ${id} is not in the surface`);
     return placeholderDiv(id, `Missing component “${id}”`);
   }
