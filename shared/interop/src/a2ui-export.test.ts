@@ -116,6 +116,20 @@ describe('A2UI export validates against server_to_client.json', () => {
     expect(notes.filter((x) => x.code === 'visibility-dropped').map((x) => x.path)).toEqual(['/components/inc/visible']);
   });
 
+  it('images: absolute on the site origin with baseUrl, else left out with a note', () => {
+    const s: SurfaceSection = {
+      id: 's', kind: 'surface', catalog: 'weft@1', data: {},
+      components: { root: { id: 'root', component: 'Stack', children: ['pic'] }, pic: { id: 'pic', component: 'Image', props: { src: 'assets/a.png', alt: 'A' } } },
+    };
+    const without = toA2ui(s);
+    expectValid(without.value);
+    expect(without.notes.map((n) => n.code)).toContain('component-dropped');
+    const withBase = toA2ui(s, { baseUrl: 'https://example.com/blog/' });
+    expectValid(withBase.value);
+    const comps = (withBase.value[1] as { updateComponents: { components: Array<Record<string, unknown>> } }).updateComponents.components;
+    expect(comps.find((c) => c['id'] === 'pic')).toEqual({ id: 'pic', component: 'Image', url: 'https://example.com/blog/assets/a.png', description: 'A' });
+  });
+
   it('exports the v0.9.1 MIME type constant', () => {
     expect(A2UI_MIME).toBe('application/a2ui+json');
   });

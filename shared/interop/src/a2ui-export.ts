@@ -15,6 +15,8 @@ export interface ToA2uiOptions {
   catalogId?: string;
   /** Notes of an earlier import: their `id-renamed` entries restore the original A2UI ids. */
   restoreIds?: readonly InteropNote[];
+  /** The site's primary origin: relative image sources become absolute on it (else left out). */
+  baseUrl?: string;
 }
 
 const ICONS: Record<string, string> = {
@@ -43,12 +45,25 @@ export function toA2ui(section: SurfaceSection, opts: ToA2uiOptions = {}): Conve
     return id;
   };
   const dropped = new Set<string>();
+  const absolute = (src: unknown): string | undefined => {
+    if (typeof src !== 'string') return undefined;
+    if (/^https?:\/\//.test(src)) return src;
+    if (opts.baseUrl === undefined) return undefined;
+    try {
+      return new URL(src, opts.baseUrl).href;
+    } catch {
+      return undefined;
+    }
+  };
+  const images = new Map<string, string>();
   for (const c of Object.values(comps)) {
     const p = c.props ?? {};
+    const abs = c.component === 'Image' ? absolute(p['src']) : undefined;
+    if (abs !== undefined) images.set(c.id, abs);
     const why =
       c.component === 'Spacer' ? 'Spacer has no A2UI equivalent'
       : c.component === 'Icon' && ICONS[String(p['name'])] === undefined ? `icon "${String(p['name'])}" is not in the A2UI icon set`
-      : c.component === 'Image' && !(typeof p['src'] === 'string' && /^https?:\/\//.test(p['src'])) && !isBindingValue(p['src']) ? 'the image has no absolute URL'
+      : c.component === 'Image' && abs === undefined && !isBindingValue(p['src']) ? 'the image has no absolute URL (give baseUrl)'
       : undefined;
     if (why !== undefined) {
       dropped.add(c.id);
@@ -82,7 +97,8 @@ export function toA2ui(section: SurfaceSection, opts: ToA2uiOptions = {}): Conve
     const at = `/components/${escapeToken(id)}`;
     if (c.visible !== undefined) notes.push(note('visibility-dropped', `${at}/visible`, 'A2UI v0.9 has no visibility conditions; the component is always shown.', true));
     const get = (k: string): Component | undefined => comps[k];
-    out.push(...exportComponent(c, { notes, at, aid, gen, get, absorbed, kids: (c.children ?? []).filter((k) => !dropped.has(k)).map(aid) }));
+    const exported = c.component === 'Image' && images.has(id) ? { ...c, props: { ...c.props, src: images.get(id) as string } } : c;
+    out.push(...exportComponent(exported, { notes, at, aid, gen, get, absorbed, kids: (c.children ?? []).filter((k) => !dropped.has(k)).map(aid) }));
   }
   if (section.style !== undefined) notes.push(note('style-unmapped', '/style', 'Section style has no basic-catalog equivalent (theme is per client).', true));
   const messages: A2uiMessage[] = [

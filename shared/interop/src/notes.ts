@@ -7,7 +7,7 @@ export const NOTE_CODES = [
   'prop-dropped', 'action-dropped', 'function-unknown', 'function-mapped', 'visibility-dropped',
   'style-unmapped', 'children-mismatch', 'root-synthesized', 'unreachable-dropped', 'data-invalid',
   'message-invalid', 'surface-deleted', 'surface-skipped', 'value-invalid', 'condition-mapped',
-  'components-buffered', 'line-invalid',
+  'components-buffered',
 ] as const;
 export type NoteCode = (typeof NOTE_CODES)[number];
 
