@@ -93,7 +93,17 @@ export function collabExtension(opts: { maxUpdateBytes?: number } = {}): Extensi
           const dd = docs.get(documentName);
           const room = ctx.rooms.peek(documentName);
           if (!dd || !room) throw new CloseError(CloseCode.INTERNAL, 'INTERNAL');
-          await guardUpdate(ctx, dd, connection, payload, maxBytes, clientOwner);
+          try {
+            await guardUpdate(ctx, dd, connection, payload, maxBytes, clientOwner);
+          } catch (e) {
+            // Hostile or unreadable input: close the socket itself with our code (Hocuspocus's own
+            // per-document close carries only a reason), then let Hocuspocus drop the document.
+            if (e instanceof CloseError) {
+              ctx.metrics.inc('weft_yjs_closed_total', 1, 'Connections closed for malformed, oversized or forged updates');
+              (connection as unknown as { webSocket: { close(code: number, reason: string): void } }).webSocket.close(e.code, e.reason);
+            }
+            throw e;
+          }
         },
         async onStateless({ connection, documentName, payload }) {
           await handleSubmit(ctx, connection, documentName, payload);

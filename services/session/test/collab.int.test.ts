@@ -1,0 +1,138 @@
+import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import WebSocket from 'ws';
+import * as Y from 'yjs';
+import { WeftPeer } from '@weft/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addSectionOps, startTestSession } from './helpers.ts';
+import type { TestSession } from './helpers.ts';
+
+/** A plain Yjs client: only yjs and @hocuspocus/provider, nothing of our SDK. */
+async function plainClient(url: string, draftId: string, token: string): Promise<{ doc: Y.Doc; provider: HocuspocusProvider; stateless: string[]; close(): void }> {
+  const doc = new Y.Doc();
+  const socket = new HocuspocusProviderWebsocket({ url: url.replace('http', 'ws') + '/collab', WebSocketPolyfill: WebSocket, delay: 50, minDelay: 50 } as never);
+  const provider = new HocuspocusProvider({ websocketProvider: socket, name: draftId, document: doc, token });
+  const stateless: string[] = [];
+  provider.on('stateless', ({ payload }: { payload: string }) => stateless.push(payload));
+  const synced = new Promise<void>((r) => provider.on('synced', ({ state }: { state: boolean }) => state && r()));
+  provider.attach();
+  await synced;
+  return { doc, provider, stateless, close: () => { provider.destroy(); socket.destroy(); } };
+}
+
+const titleMap = (doc: Y.Doc) => ((doc.getMap('sections').get('hero') as Y.Map<unknown>).get('components') as Y.Map<Y.Map<unknown>>).get('title')!;
+const until = async (f: () => boolean, ms = 5000) => {
+  const t0 = Date.now();
+  while (!f()) {
+    if (Date.now() - t0 > ms) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+describe('live collaboration over Hocuspocus', () => {
+  let s: TestSession;
+  beforeAll(async () => {
+    s = await startTestSession({ opsPerSecond: 10_000 });
+    await s.admin.createDraft('live', 'Live');
+    await s.admin.submit('live', { opId: 'seed', ops: addSectionOps('hero') });
+  });
+  afterAll(async () => s.close());
+
+  it('a plain Yjs client edits a prop: committed to the log, seen by others; an invalid edit is reverted for everyone and it stays connected', async () => {
+    const writer = await s.as('plain-writer', { live: ['write'] });
+    const a = await plainClient(s.url, 'live', writer.token);
+    const b = await plainClient(s.url, 'live', (await s.as('watcher', { live: ['read'] })).token);
+    // Everything b ever sees for the heading level.
+    const levelsSeen: unknown[] = [];
+    b.doc.on('update', () => {
+      const props = titleMap(b.doc)?.get('props') as Record<string, unknown> | undefined;
+      if (props) levelsSeen.push(props['level']);
+    });
+
+    const before = (await s.admin.getDraft('live')).version;
+    titleMap(a.doc).set('props', { ...(titleMap(a.doc).get('props') as object), text: 'From plain Yjs' });
+    await until(() => (titleMap(b.doc).get('props') as Record<string, unknown>)['text'] === 'From plain Yjs');
+    const logged = await s.store.readSteps('live', { after: before });
+    expect(logged).toHaveLength(1);
+    expect(logged[0]!.ops).toEqual([{ op: 'replace', path: '/sections/hero/components/title/props', value: expect.objectContaining({ text: 'From plain Yjs' }) }]);
+    expect(logged[0]!.yUpdate).not.toBeNull();
+
+    // Invalid: a heading level that is not an integer.
+    titleMap(a.doc).set('props', { ...(titleMap(a.doc).get('props') as object), level: 'huge' });
+    await until(() => a.stateless.some((p) => p.includes('"refused"')));
+    await until(() => (titleMap(a.doc).get('props') as Record<string, unknown>)['level'] === 1);
+    const refusal = JSON.parse(a.stateless.find((p) => p.includes('"refused"'))!);
+    expect(refusal.refused[0]).toMatchObject({ code: 'VALIDATION_FAILED', rule: 'invalid_props' });
+    expect(levelsSeen).not.toContain('huge');
+    expect((await s.store.readSteps('live', { after: before }))).toHaveLength(1);
+
+    // Still connected: its next valid edit lands.
+    titleMap(a.doc).set('props', { ...(titleMap(a.doc).get('props') as object), text: 'Still here' });
+    await until(() => (titleMap(b.doc).get('props') as Record<string, unknown>)['text'] === 'Still here');
+    const served = await s.admin.getDraft('live');
+    expect(served.draft.sections['hero']!.components['title']!.props!['text']).toBe('Still here');
+    a.close();
+    b.close();
+  });
+
+  it('a cycle made through Yjs is refused; the JSON, the log and every peer agree afterwards', async () => {
+    const w = await s.as('cycler', { live: ['write'] });
+    const a = await WeftPeer.join({ url: s.url, draftId: 'live', token: w.token });
+    const b = await WeftPeer.join({ url: s.url, draftId: 'live', token: w.token });
+    a.applyOps([{ op: 'add', path: '/sections/hero/components/box', value: { id: 'box', component: 'Card', children: [] } }, { op: 'add', path: '/sections/hero/components/root/children/-', value: 'box' }]);
+    await until(() => b.draft().sections['hero']?.components['box'] !== undefined);
+    // box under itself: a cycle.
+    a.applyOps([{ op: 'add', path: '/sections/hero/components/box/children/-', value: 'box' }]);
+    await until(() => a.refusals.length > 0);
+    expect(['cycle', 'double_parent']).toContain(a.refusals[0]!.refused[0]!.rule);
+    await until(() => JSON.stringify(a.draft()) === JSON.stringify(b.draft()));
+    const served = await s.admin.getDraft('live');
+    expect(a.draft()).toEqual(served.draft);
+    expect(b.draft()).toEqual(served.draft);
+    a.close();
+    b.close();
+  });
+
+  it('stateless submits get a typed answer', async () => {
+    const w = await s.as('stateless', { live: ['write'] });
+    const p = await WeftPeer.join({ url: s.url, draftId: 'live', token: w.token });
+    const ok = await p.submit([{ op: 'replace', path: '/title', value: 'Via WS' }]);
+    expect(ok).toMatchObject({ type: 'result', ok: true });
+    const bad = await p.submit([{ op: 'replace', path: '/sections/nope/catalog', value: 'x' }]);
+    expect(bad.ok).toBe(true);
+    expect(bad.refused[0]).toMatchObject({ code: 'VALIDATION_FAILED', rule: 'path_not_found' });
+    await until(() => p.draft().title === 'Via WS');
+    p.close();
+  });
+
+  it('read-only tokens connect read-only: their edits reach no one and nothing is logged', async () => {
+    const r = await s.as('ro', { live: ['read'] });
+    const w = await s.as('rw', { live: ['write'] });
+    const ro = await WeftPeer.join({ url: s.url, draftId: 'live', token: r.token });
+    const other = await WeftPeer.join({ url: s.url, draftId: 'live', token: w.token });
+    const before = (await s.admin.getDraft('live')).version;
+    ro.applyOps([{ op: 'replace', path: '/title', value: 'Sneaky' }]);
+    ro.setPresence({ name: 'ro' });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(other.draft().title).not.toBe('Sneaky');
+    expect((await s.admin.getDraft('live')).version).toBe(before);
+    expect(other.peers().some((p) => p.presence?.name === 'ro')).toBe(false);
+    ro.close();
+    other.close();
+  });
+
+  it('a malformed update closes only that connection; the server stays up', async () => {
+    const w = await s.as('bad', { live: ['write'] });
+    const bad = await WeftPeer.join({ url: s.url, draftId: 'live', token: w.token });
+    const good = await WeftPeer.join({ url: s.url, draftId: 'live', token: w.token });
+    const closed = new Promise<number>((r) => bad.provider.on('close', ({ event }: { event: { code: number } }) => r(event.code)));
+    // A sync update message (type 0/2) whose payload is garbage.
+    const enc = [0, 2, 5, 0xff, 0xff, 0xff, 0xff, 0xff];
+    const name = new TextEncoder().encode('live');
+    (bad.provider.configuration.websocketProvider as unknown as { send(m: Uint8Array): void }).send(new Uint8Array([name.length, ...name, ...enc]));
+    expect(await closed).toBe(4400);
+    const ok = await good.submit([{ op: 'replace', path: '/title', value: 'Fine' }]);
+    expect(ok.ok).toBe(true);
+    bad.close();
+    good.close();
+  });
+});
