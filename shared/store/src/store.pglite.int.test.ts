@@ -29,5 +29,5 @@ describe('openPGlite with a data dir', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 180_000); // two on-disk PGlite creates: 30 s at load 13, over 60 s at load 15 on 2 cores
 });
