@@ -22,3 +22,5 @@ export { findSurfaceFences, parseSurfaceFence, parseFenceInfo, checkBodySurfaces
 export type { CatalogPromptOptions } from './catalog-prompt.ts';
 export { catalogPrompt, PROMPT_EXAMPLE_MARK, PROMPT_STEP_MARK } from './catalog-prompt.ts';
 export { diffSection } from './section-diff.ts';
+export type { A2uiActivitySnapshot } from './a2ui-agui.ts';
+export { a2uiActivitySnapshot, A2UI_ACTIVITY_TYPE } from './a2ui-agui.ts';
