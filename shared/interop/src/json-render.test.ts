@@ -67,6 +67,25 @@ describe('json-render 0.21.4 interop', () => {
     expect(notes.map((n) => n.code).sort()).toEqual(['id-renamed', 'template-expanded']);
   });
 
+  it('truthiness and `visible: false` become Weft conditions that validate', () => {
+    const spec = {
+      root: 'root',
+      state: { on: true },
+      elements: {
+        root: { type: 'Stack', props: {}, children: ['a', 'b', 'c'] },
+        a: { type: 'Text', props: { text: 'a' }, visible: { $state: '/on' } },
+        b: { type: 'Text', props: { text: 'b' }, visible: false },
+        c: { type: 'Text', props: { text: 'c' }, visible: { $or: [{ $state: '/on', not: true }, { $state: '/on', neq: 1 }] } },
+      },
+    };
+    const { value, notes } = fromJsonRender(spec);
+    valid(value);
+    expect(value.components['a']?.visible).toEqual({ and: [false, null, 0, ''].map((x) => ({ ne: [{ path: '/on' }, x] })) });
+    expect(value.components['b']?.visible).toEqual({ eq: [true, false] });
+    expect(value.components['c']?.visible).toMatchObject({ or: [{ not: { and: expect.any(Array) } }, { ne: [{ path: '/on' }, 1] }] });
+    expect(notes.filter((n) => n.code === 'condition-mapped')).toHaveLength(2);
+  });
+
   it('notes what it cannot carry: $cond, unknown $computed, watch, unreachable elements', () => {
     const spec = {
       root: 'root',
