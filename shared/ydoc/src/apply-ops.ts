@@ -131,6 +131,16 @@ function write(doc: Y.Doc, path: string, mode: 'add' | 'replace' | 'remove', val
 
 /** Applies one op to the doc (call inside a transaction). */
 export function applyOpToYDoc(doc: Y.Doc, op: Op): void {
+  try {
+    applyOne(doc, op);
+  } catch (e) {
+    // Errors from inside a JSON value name the path relative to it; report the op's path.
+    if (e instanceof YDocPathError && e.path !== op.path) throw new YDocPathError(op.path, e.message);
+    throw e;
+  }
+}
+
+function applyOne(doc: Y.Doc, op: Op): void {
   switch (op.op) {
     case 'add': return write(doc, op.path, 'add', op.value);
     case 'replace': return write(doc, op.path, 'replace', op.value);

@@ -2,7 +2,8 @@
 // "What the measurements imply" 2): Y.Map per section and per component so that concurrent edits
 // to different components merge; Y.Array for `order` and `children` so concurrent inserts merge;
 // everything else — props, style, visible, data values — is one plain JSON value per key, because
-// nested Y types cost several times the memory (bench/memory.bench.ts). A component's `props` is
+// nested Y types cost several times the memory (bench/memory.bench.ts, 200 components without data:
+// 274 KB heap with props as one JSON value, 460 KB with props as a Y.Map). A component's `props` is
 // one JSON object by default; a Y.Map of prop name → JSON | Y.Text is also read and written (the
 // way open for text that people type into, issue 8), with Y.Text read as a string.
 import * as Y from 'yjs';
