@@ -14,3 +14,4 @@ export type { Deps, Logger } from './context.ts';
 export { consoleLogger, silentLogger } from './context.ts';
 export type { CommittedStep, Actor } from './rooms/types.ts';
 export { collabExtension } from './collab/collab.ts';
+export { mcpExtension } from './mcp/index.ts';

@@ -1,14 +1,15 @@
 import { createServer } from 'node:http';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { build } from './app.ts';
 import type { App, Extension } from './app.ts';
 import type { SessionConfig } from './config.ts';
 import type { Deps } from './context.ts';
 
 /** Starts the session service on an HTTP server; resolves once it listens. */
-export async function listen(deps: Deps, config: SessionConfig, extensions: Extension[] = []): Promise<{ app: App; server: Server; url: string; close(): Promise<void> }> {
+/** `before`: other handlers mounted on the same server (the preview pages in the launcher); true = handled. */
+export async function listen(deps: Deps, config: SessionConfig, extensions: Extension[] = [], before?: (req: IncomingMessage, res: ServerResponse) => boolean): Promise<{ app: App; server: Server; url: string; close(): Promise<void> }> {
   const app = build(deps, config, extensions);
-  const server = createServer({ keepAliveTimeout: 65_000 }, app.handle);
+  const server = createServer({ keepAliveTimeout: 65_000 }, before ? (req, res) => { if (!before(req, res)) app.handle(req, res); } : app.handle);
   server.on('upgrade', app.upgrade);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
