@@ -7,7 +7,7 @@ import { err, ok } from './result.ts';
 import type { Result } from '@weft/core';
 import type { DB } from './schema.ts';
 import type { AppendError, NewStep, StoredStep } from './types.ts';
-import { int, pgCode, toStep } from './rows.ts';
+import { int, pgCode } from './rows.ts';
 
 class Conflict extends Error {
   readonly error: AppendError;
@@ -53,9 +53,23 @@ export async function append(db: Kysely<DB>, draftId: string, expectedVersion: n
         y_update: s.yUpdate ?? null,
         kind: s.kind ?? 'do',
         undo_of: s.undoOf ?? [],
-      } as never))).returningAll().execute();
+      } as never))).returning(['version', 'position', 'created_at']).execute();
     });
-    return ok(rows.map(toStep).sort((a, b) => a.version - b.version));
+    // Only the generated columns come back; the rest is what we sent (no jsonb/bytea round trip).
+    // The returned steps share their ops/notes arrays with `steps`.
+    const gen = new Map(rows.map((r) => [int(r.version), r]));
+    return ok(steps.map((s, i): StoredStep => {
+      const version = expectedVersion + 1 + i;
+      const r = gen.get(version);
+      if (r === undefined) throw new Error(`append: no row returned for ${draftId} v${version}`);
+      return {
+        draftId, version, position: int(r.position), createdAt: r.created_at,
+        opId: s.opId, bodyHash: s.bodyHash, actor: s.actor, actorKind: s.actorKind,
+        sessionId: s.sessionId ?? null, turnId: s.turnId ?? null,
+        ops: s.ops, inverse: s.inverse, notes: s.notes, refused: s.refused,
+        yUpdate: s.yUpdate ?? null, kind: s.kind ?? 'do', undoOf: s.undoOf ?? [],
+      };
+    }));
   } catch (e) {
     if (e instanceof Conflict) return err(e.error);
     if (pgCode(e) === '23505') {

@@ -62,6 +62,8 @@ export function runStoreContract(name: string, factory: () => Promise<StoreHandl
       expect((await store.getDraft(id))?.headVersion).toBe(3);
       const all = await store.readSteps(id);
       expect(all.map((s) => [s.version, s.opId])).toEqual([[1, 'a'], [2, 'b'], [3, 'c']]);
+      // what append returned is exactly what a reader gets back
+      expect([...a.value, ...(b.ok ? b.value : [])]).toEqual(all);
       const first = all[0]!;
       expect(first).toMatchObject({ draftId: id, actor: 'u1', actorKind: 'human', sessionId: 's1', turnId: 't1', notes, refused: [] });
       expect(first.ops).toEqual(step('a').ops);
