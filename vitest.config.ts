@@ -11,6 +11,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          sequence: { groupOrder: 0 },
           include: ['shared/**/*.test.ts', 'services/**/*.test.ts', 'migrations/**/*.test.ts', 'load-tests/**/*.test.ts'],
           exclude: [...ignore, '**/*.int.test.ts', '**/*.e2e.test.ts'],
           testTimeout: 20_000,
@@ -19,6 +20,7 @@ export default defineConfig({
       {
         test: {
           name: 'int',
+          sequence: { groupOrder: 1 },
           include: ['**/*.int.test.ts', '**/*.e2e.test.ts'],
           exclude: ignore,
           globalSetup: ['shared/testing/src/global-setup.ts'],
