@@ -69,7 +69,7 @@ describe('concurrent edits, merged', () => {
         expect(copies.a).toEqual(merged);
         expect(copies.b).toEqual(merged);
       }
-    }), { numRuns: 150 });
+    }), { numRuns: 80 });
   });
 
   it('orphan: a parent removed while a child is added to it', () => {

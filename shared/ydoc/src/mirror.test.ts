@@ -24,7 +24,7 @@ describe('draftToYDoc / yDocToDraft', () => {
       const d = randomDraft(rng(seed));
       const back = yDocToDraft(fromDraft(d), d.id);
       expect(JSON.stringify(back)).toBe(JSON.stringify(d));
-    }), { numRuns: 200 });
+    }), { numRuns: 100 });
   });
 
   it('keeps the epoch in meta and refuses a non-empty doc', () => {
@@ -57,7 +57,7 @@ describe('applyOpsToYDoc', () => {
         applyOpsToYDoc(doc, batch);
         expect(yDocToDraft(doc, json.id)).toEqual(json);
       }
-    }), { numRuns: 300 });
+    }), { numRuns: 120 });
   });
 
   it('applies a whole list in one transaction', () => {
@@ -108,6 +108,38 @@ describe('yEventsToOps', () => {
         expect(yDocToDraft(b, json.id)).toEqual(json);
         expect(copy).toEqual(json);
       }
-    }), { numRuns: 200 });
+    }), { numRuns: 100 });
+  });
+});
+
+describe('props held as a Y.Map with Y.Text values (the way open for typed text, issue 8)', () => {
+  it('reads Y.Text as a string, reports typing as a replace of the prop, and writes keys into the map', () => {
+    const d: Draft = {
+      id: 'd', title: '', order: ['s'],
+      sections: { s: { id: 's', kind: 'surface', catalog: 'weft@1', data: {}, components: { root: { id: 'root', component: 'Text', props: { text: 'Hello', tone: 'muted' } } } } },
+    };
+    const a = fromDraft(d);
+    a.transact(() => {
+      const comp = (a.getMap('sections').get('s') as Y.Map<unknown>).get('components') as Y.Map<Y.Map<unknown>>;
+      const props = new Y.Map<unknown>();
+      comp.get('root')!.set('props', props);
+      props.set('text', new Y.Text('Hello'));
+      props.set('tone', 'muted');
+    });
+    expect(yDocToDraft(a, 'd')).toEqual(d);
+    const b = new Y.Doc();
+    Y.applyUpdate(b, Y.encodeStateAsUpdate(a));
+    const seen: Op[][] = [];
+    observeDraftOps(b, (ops) => seen.push(ops));
+    a.on('update', (u: Uint8Array) => Y.applyUpdate(b, u));
+    const text = ((((a.getMap('sections').get('s') as Y.Map<unknown>).get('components') as Y.Map<Y.Map<unknown>>).get('root')!.get('props')) as Y.Map<unknown>).get('text') as Y.Text;
+    text.insert(5, ', world');
+    expect(seen).toEqual([[{ op: 'replace', path: '/sections/s/components/root/props/text', value: 'Hello, world' }]]);
+    applyOpsToYDoc(a, [{ op: 'add', path: '/sections/s/components/root/props/size', value: 'lg' }, { op: 'remove', path: '/sections/s/components/root/props/tone' }]);
+    expect(yDocToDraft(b, 'd').sections['s']!.components['root']!.props).toEqual({ text: 'Hello, world', size: 'lg' });
+    expect(seen[1]).toEqual([
+      { op: 'add', path: '/sections/s/components/root/props/size', value: 'lg' },
+      { op: 'remove', path: '/sections/s/components/root/props/tone' },
+    ]);
   });
 });

@@ -38,6 +38,7 @@ export class UpdateGuard {
   private touchedForeign = false;
   /** A tested update is waiting for commit() or revert(). */
   private open = false;
+  private readonly unlisten: (() => void)[] = [];
 
   constructor(shadow: Y.Doc) {
     this.shadow = shadow;
@@ -46,17 +47,20 @@ export class UpdateGuard {
     const collect = (events: Y.YEvent<any>[], tr: Y.Transaction) => {
       if (tr.origin === this.origin && this.collecting !== null) this.collecting.push(...yEventsToOps(events, shadow));
     };
-    roots.meta.observeDeep(collect);
-    roots.order.observeDeep(collect);
-    roots.sections.observeDeep(collect);
-    shadow.on('afterTransaction', (tr: Y.Transaction) => {
+    for (const root of [roots.meta, roots.order, roots.sections] as Y.AbstractType<any>[]) {
+      root.observeDeep(collect);
+      this.unlisten.push(() => root.unobserveDeep(collect));
+    }
+    const after = (tr: Y.Transaction) => {
       if (tr.origin !== this.origin) return;
       for (const type of tr.changed.keys()) {
         let root: Y.AbstractType<any> = type;
         while (root._item !== null) root = root._item.parent as Y.AbstractType<any>;
         if (!DRAFT_ROOTS.has(Y.findRootTypeKey(root))) this.touchedForeign = true;
       }
-    });
+    };
+    shadow.on('afterTransaction', after);
+    this.unlisten.push(() => shadow.off('afterTransaction', after));
   }
 
   /**
@@ -119,7 +123,9 @@ export class UpdateGuard {
     Y.applyUpdate(this.shadow, update, this.mirrorOrigin);
   }
 
+  /** Detaches from the shadow. To rebuild a drifted shadow: destroy, then `new UpdateGuard(createShadow(live))`. */
   destroy(): void {
+    for (const f of this.unlisten.splice(0)) f();
     this.undo.destroy();
   }
 
