@@ -1,0 +1,42 @@
+// The demo a new user runs (README):
+//   npx tsx services/agent/src/demo.ts --url http://127.0.0.1:8080 --token <token> --draft demo [--pause 800] [--peer]
+// It joins the draft (over HTTP, or as a Yjs peer with presence and a ghost with --peer) and
+// builds a landing page step by step, printing what the pipeline did with each step.
+import { parseArgs } from 'node:util';
+import { WeftHttpClient, WeftPeer } from '@weft/client';
+import { LANDING_SCRIPT } from './landing-script.ts';
+import { runScript } from './scripted-builder.ts';
+import { HttpBuildTransport, PeerBuildTransport } from './transport.ts';
+import type { BuildTransport } from './transport.ts';
+
+const { values } = parseArgs({ options: {
+  url: { type: 'string', default: process.env['WEFT_URL'] ?? 'http://127.0.0.1:8080' },
+  token: { type: 'string', default: process.env['WEFT_TOKEN'] ?? '' },
+  draft: { type: 'string', default: 'demo' },
+  pause: { type: 'string', default: '800' },
+  peer: { type: 'boolean', default: false },
+} });
+if (!values.token) {
+  console.error('Give --token <token> (or WEFT_TOKEN); mint one with: npx tsx shared/client/src/cli/main.ts token --url … --token <admin> --actor demo-bot --scope <draft>:read,write');
+  process.exit(2);
+}
+const http = new WeftHttpClient(values.url, values.token);
+await http.createDraft(values.draft, 'Demo').catch(() => undefined); // exists already: fine
+let t: BuildTransport;
+if (values.peer) t = new PeerBuildTransport(await WeftPeer.join({ url: values.url, draftId: values.draft, token: values.token }));
+else t = await new HttpBuildTransport(http, values.draft).open();
+console.log(`Building "${values.draft}" on ${values.url} — watch ${values.url}/v1/drafts/${values.draft}/stream`);
+try {
+  await runScript(t, LANDING_SCRIPT, {
+    pauseMs: Number(values.pause),
+    onStep: ({ index, step, result }) => {
+      console.log(`\n${index + 1}. ${step.say}`);
+      console.log(`   → v${result.version}: ${result.applied.length} op(s) applied`);
+      for (const n of result.repairs) console.log(`   repaired ${n.path}: ${n.message}`);
+      for (const r of result.refused) console.log(`   REFUSED ${r.path} (${r.rule}): ${r.message}`);
+    },
+  });
+  console.log('\nDone. The page has hero, features, pricing, faq and cta.');
+} finally {
+  await t.close?.();
+}

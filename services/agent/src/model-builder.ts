@@ -1,0 +1,210 @@
+// The model-driven builder (RFC 000 "Build"): brief → model → JSON Lines steps (tolerant reader,
+// read as the answer streams) → the pipeline through a BuildTransport, as one turn. A step that
+// only waits for something a later step adds (root, a child) is held (at most 3) and written
+// with the step that completes it; what still waits at the end of a round is sent and refused.
+// Refusals go back to the model for at most `maxFeedbackRounds` rounds; budgets are enforced.
+import { randomUUID } from 'node:crypto';
+import { HOLDABLE_RULES, applyOpsUnchecked, applyStep } from '@weft/core';
+import type { Draft, Note, Refusal } from '@weft/core';
+import { StepReader } from '@weft/interop';
+import type { ChatMessage, Complete } from './model-client.ts';
+import type { BuildTransport } from './transport.ts';
+
+export type StepStatus = 'applied' | 'repaired' | 'refused' | 'unreadable' | 'over-budget';
+export interface StepRecord {
+  round: number;
+  ops: unknown[];
+  status: StepStatus;
+  /** Held before it was written (waited for a later step). */
+  held: boolean;
+  repairs: Note[];
+  refused: Refusal[];
+  /** For unreadable objects: the reader's message. */
+  message?: string;
+}
+export interface BuildReport {
+  turnId: string;
+  rounds: number;
+  steps: StepRecord[];
+  said: string[];
+  opsUsed: number;
+  /** Steps written as sent after repairs / all steps the model sent. */
+  acceptance: number;
+  stoppedBy: 'done' | 'rounds' | 'budget' | 'steps';
+}
+export interface BuildOptions {
+  brief: string;
+  transport: BuildTransport;
+  complete: Complete;
+  systemPrompt: string;
+  maxFeedbackRounds?: number;
+  maxHeld?: number;
+  /** Ops per turn (default: the door's budget, else 500 as in the RFC). */
+  opsPerTurn?: number;
+  /** Steps per turn, all rounds together. */
+  maxSteps?: number;
+  turnId?: string;
+  onStep?: (s: StepRecord) => void;
+}
+
+interface Pending { rec: StepRecord }
+
+/** A compact view of the draft for the model: sections and component ids, not whole props. */
+export function draftSummary(d: Draft): string {
+  if (d.order.length === 0) return 'The draft is empty.';
+  return d.order.map((sid) => {
+    const s = d.sections[sid];
+    if (!s) return `- ${sid}: (missing)`;
+    return `- /sections/${sid}: ${Object.values(s.components).map((c) => `${c.id}:${c.component}`).join(', ')}`;
+  }).join('\n');
+}
+
+export function feedback(refused: StepRecord[]): string {
+  const lines = refused.slice(0, 20).flatMap((s) => s.status === 'unreadable'
+    ? [`- an object you sent could not be read: ${s.message ?? ''}`]
+    : s.refused.map((r) => `- ${r.path} (${r.rule}): ${r.message}`));
+  return `Some steps were refused:\n${lines.join('\n')}\nThe other steps are in the draft. Send only corrected steps, one JSON object per line. A new surface carries its "root" component in the same step.`;
+}
+
+function statusOf(rec: StepRecord): StepStatus {
+  return rec.refused.length > 0 ? 'refused' : rec.repairs.length > 0 ? 'repaired' : 'applied';
+}
+
+export async function buildFromBrief(o: BuildOptions): Promise<BuildReport> {
+  const t = o.transport;
+  const turnId = o.turnId ?? `turn-${randomUUID().slice(0, 12)}`;
+  const maxHeld = o.maxHeld ?? 3;
+  const maxSteps = o.maxSteps ?? 200;
+  const opsPerTurn = o.opsPerTurn ?? t.opsPerTurn ?? 500;
+  const steps: StepRecord[] = [];
+  const said: string[] = [];
+  let opsUsed = 0;
+  let stoppedBy: BuildReport['stoppedBy'] = 'rounds';
+  let mirror: Draft = (await t.draft()).draft;
+  let held: Pending[] = [];
+  let seq = 0;
+  let rounds = 0;
+
+  const record = (rec: StepRecord): void => {
+    steps.push(rec);
+    o.onStep?.(rec);
+  };
+
+  /** Sends held steps that `cur` completes together with it; maps refusals back by index. */
+  const write = async (batch: StepRecord[]): Promise<void> => {
+    const ops = batch.flatMap((r) => r.ops);
+    const ranges: [StepRecord, number, number][] = [];
+    let at = 0;
+    for (const r of batch) {
+      ranges.push([r, at, at + r.ops.length]);
+      at += r.ops.length;
+    }
+    const res = await t.submit(ops, { turnId, opId: `${turnId}-${seq++}` });
+    opsUsed += ops.length;
+    applyOpsUnchecked(mirror, res.applied);
+    for (const [r, a, b] of ranges) {
+      r.refused = res.refused.filter((x) => x.index >= a && x.index < b).map((x) => ({ ...x, index: x.index - a }));
+      r.repairs = res.repairs.filter((x) => x.index >= a && x.index < b).map((x) => ({ ...x, index: x.index - a }));
+      r.status = statusOf(r);
+      record(r);
+    }
+  };
+
+  const process = async (rec: StepRecord): Promise<'ok' | 'budget'> => {
+    if (opsUsed + rec.ops.length + held.reduce((n, h) => n + h.rec.ops.length, 0) > opsPerTurn) {
+      rec.status = 'over-budget';
+      record(rec);
+      return 'budget';
+    }
+    // Dry run on a copy: which held steps does this one complete, and does it wait itself?
+    const clone = (): Draft => structuredClone(mirror);
+    const withHeld = [...held.map((h) => h.rec), rec];
+    const trial = applyStep(clone(), withHeld.flatMap((x) => x.ops));
+    const ok: StepRecord[] = [];
+    const still: Pending[] = [];
+    let start = 0;
+    for (const x of withHeld) {
+      const end = start + x.ops.length;
+      if (x !== rec) {
+        if (trial.refused.some((f) => f.index >= start && f.index < end)) still.push({ rec: x });
+        else ok.push(x);
+      }
+      start = end;
+    }
+    const okLen = ok.reduce((n, x) => n + x.ops.length, 0);
+    const own = applyStep(clone(), [...ok.flatMap((x) => x.ops), ...rec.ops]).refused.filter((f) => f.index >= okLen);
+    const waits = own.length > 0 && own.every((f) => HOLDABLE_RULES.has(f.rule));
+    if (waits && still.length < maxHeld) {
+      rec.held = true;
+      held = [...still, { rec }];
+      if (ok.length > 0) await write(ok);
+      return 'ok';
+    }
+    held = still;
+    await write([...ok, rec]);
+    return 'ok';
+  };
+
+  const messages: ChatMessage[] = [
+    { role: 'system', content: o.systemPrompt },
+    { role: 'user', content: `${o.brief}\n\nThe draft now:\n${draftSummary(mirror)}` },
+  ];
+  try {
+    for (let round = 0; round <= (o.maxFeedbackRounds ?? 3); round++) {
+      rounds = round + 1;
+      const reader = new StepReader();
+      const from = steps.length;
+      let answer = '';
+      let budget = false;
+      const handle = async (batch: ReturnType<StepReader['push']>): Promise<void> => {
+        for (const s of batch) {
+          if ('say' in s) said.push(s.say);
+          else if ('done' in s) continue;
+          else if (!budget && steps.length + held.length < maxSteps) {
+            const rec: StepRecord = { round, ops: s.ops, status: 'applied', held: false, repairs: [], refused: [] };
+            if ((await process(rec)) === 'budget') budget = true;
+          }
+        }
+      };
+      for await (const chunk of o.complete(messages)) {
+        answer += chunk;
+        await handle(reader.push(chunk));
+      }
+      await handle(reader.end());
+      for (const e of reader.errors) {
+        if (e.message.startsWith('The answer holds no JSON object')) continue;
+        record({ round, ops: [], status: 'unreadable', held: false, repairs: [], refused: [], message: `line ${e.line}: ${e.message}` });
+      }
+      // End of round: whatever still waits is written now, and refused.
+      if (held.length > 0) {
+        const rest = held.map((h) => h.rec);
+        held = [];
+        await write(rest);
+      }
+      if (budget) {
+        stoppedBy = 'budget';
+        break;
+      }
+      const bad = steps.slice(from).filter((s) => s.status === 'refused' || s.status === 'unreadable');
+      const noObject = reader.errors.some((e) => e.message.startsWith('The answer holds no JSON object'));
+      if (bad.length === 0 && !noObject) {
+        stoppedBy = 'done';
+        break;
+      }
+      if (steps.length >= maxSteps) {
+        stoppedBy = 'steps';
+        break;
+      }
+      messages.push({ role: 'assistant', content: answer });
+      messages.push({ role: 'user', content: noObject && bad.length === 0 ? reader.errors[0]!.message : `${feedback(bad)}\n\nThe draft now:\n${draftSummary(mirror)}` });
+    }
+  } catch (e) {
+    if ((e as { code?: string }).code === 'BUDGET_EXCEEDED') stoppedBy = 'budget';
+    else throw e;
+  } finally {
+    await t.finishTurn?.(turnId).catch(() => undefined);
+  }
+  const accepted = steps.filter((s) => s.status === 'applied' || s.status === 'repaired').length;
+  return { turnId, rounds, steps, said, opsUsed, acceptance: steps.length === 0 ? 0 : accepted / steps.length, stoppedBy };
+}
+
