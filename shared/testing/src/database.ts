@@ -26,7 +26,17 @@ export function natsUrl(): string {
 export async function createTestDatabase(opts: { max?: number } = {}): Promise<TestDatabase> {
   const adminUrl = databaseUrl();
   const name = `t_${randomBytes(6).toString('hex')}`;
-  await withAdmin(adminUrl, (admin) => sql`CREATE DATABASE ${sql.id(name)} TEMPLATE ${sql.id(TEMPLATE_DB)}`.execute(admin));
+  await withAdmin(adminUrl, async (admin) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await sql`CREATE DATABASE ${sql.id(name)} TEMPLATE ${sql.id(TEMPLATE_DB)}`.execute(admin);
+      } catch (e) {
+        // 55006: the template is in use (another run's setup is migrating it); wait and retry.
+        if ((e as { code?: string }).code !== '55006' || attempt >= 20) throw e;
+        await new Promise((r) => setTimeout(r, 100 + attempt * 50));
+      }
+    }
+  });
   const url = withDatabase(adminUrl, name);
   const conn = connectPostgres(url, { max: opts.max ?? 10 });
   let dropped = false;

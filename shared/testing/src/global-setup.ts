@@ -18,10 +18,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
   try {
     const givenDb = process.env['TEST_DATABASE_URL'];
     const givenNats = process.env['TEST_NATS_URL'];
-    const [databaseUrl, natsUrl] = await Promise.all([
+    // allSettled, so a failure of one never leaves the other running un-torn-down.
+    const [dbR, natsR] = await Promise.allSettled([
       givenDb !== undefined && givenDb !== '' ? givenDb : startPostgres().then((s) => { pg = s; return s.url; }),
       givenNats !== undefined && givenNats !== '' ? givenNats : startNats().then((s) => { nats = s; return s.url; }),
     ]);
+    if (dbR.status === 'rejected') throw dbR.reason;
+    if (natsR.status === 'rejected') throw natsR.reason;
+    const databaseUrl = dbR.value, natsUrl = natsR.value;
     await buildTemplate(databaseUrl);
     project.provide('databaseUrl', databaseUrl);
     project.provide('natsUrl', natsUrl);
