@@ -1,0 +1,37 @@
+// CPU and memory of a process from /proc (Linux): what the session process costs per open draft.
+import { readFileSync } from 'node:fs';
+
+export interface ProcSample {
+  /** utime + stime in clock ticks (USER_HZ, 100 on Linux). */
+  cpuTicks: number;
+  rssBytes: number;
+  at: number;
+}
+
+export const TICKS_PER_SECOND = 100;
+
+/** Fields 14 and 15 of /proc/<pid>/stat; the command name may hold spaces and parens. */
+export function parseStatTicks(stat: string): number {
+  const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // rest[0] is field 3 (state): utime is field 14 → rest[11], stime field 15 → rest[12].
+  return Number(rest[11]) + Number(rest[12]);
+}
+
+export function parseStatusRss(status: string): number {
+  const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+  return m ? Number(m[1]) * 1024 : NaN;
+}
+
+export function sampleProc(pid: number): ProcSample {
+  return {
+    cpuTicks: parseStatTicks(readFileSync(`/proc/${pid}/stat`, 'utf8')),
+    rssBytes: parseStatusRss(readFileSync(`/proc/${pid}/status`, 'utf8')),
+    at: performance.now(),
+  };
+}
+
+/** CPU use between two samples, in cores (1.0 = one core busy). */
+export function cpuCores(a: ProcSample, b: ProcSample): number {
+  const secs = (b.at - a.at) / 1000;
+  return secs > 0 ? (b.cpuTicks - a.cpuTicks) / TICKS_PER_SECOND / secs : NaN;
+}
