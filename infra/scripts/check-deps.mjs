@@ -25,7 +25,8 @@ const ALLOWED = {
   '@weft/client': ['core', 'protocol', 'ydoc'],
   '@weft/testing': [...SHARED.filter((s) => s !== 'testing'), 'migrations'],
   '@weft/session': [...SHARED.filter((s) => s !== 'client' && s !== 'testing'), 'migrations'],
-  '@weft/preview': ['core', 'protocol', 'bus', 'store', 'render'],
+  // The Build view's editor is a browser bundle: a Yjs peer (client, ydoc).
+  '@weft/preview': ['core', 'protocol', 'bus', 'store', 'render', 'client', 'ydoc'],
   '@weft/checkpointer': ['core', 'protocol', 'store', 'bus', 'ydoc'],
   '@weft/agent': ['core', 'protocol', 'client', 'interop'],
   // `npm start`: the only package that imports services; runs every build() in one process.

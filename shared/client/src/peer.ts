@@ -1,6 +1,4 @@
-import { randomUUID } from 'node:crypto';
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
-import WebSocket from 'ws';
 import * as Y from 'yjs';
 import type { Draft, Op } from '@weft/core';
 import type { Downstream, ResultMessage, YjsRefusalMessage } from '@weft/protocol';
@@ -24,9 +22,13 @@ export interface JoinOptions {
   presence?: PeerPresence;
   /** Milliseconds to wait for the first sync. */
   timeoutMs?: number;
+  /** A WebSocket class; default: the global one (browsers), else `ws` (Node 20 has none). */
+  WebSocket?: unknown;
 }
 
 /**
+ * Works in Node and in the browser (the Build view's editor bundles it).
+ *
  * A Yjs peer of a draft through Hocuspocus: read the draft as JSON, edit it through the Y.Doc
  * (validated by the server like every other door), submit ops as stateless messages with a
  * typed answer, and publish presence and ghosts through awareness.
@@ -52,7 +54,8 @@ export class WeftPeer {
     const doc = new Y.Doc();
     const wsUrl = o.url.replace(/^http/, 'ws').replace(/\/$/, '') + '/collab';
     // Node 20 has no global WebSocket: pass ws (PLATFORM.md); small delays so reconnects are quick.
-    const socket = new HocuspocusProviderWebsocket({ url: wsUrl, WebSocketPolyfill: WebSocket as never, delay: 50, minDelay: 50, maxDelay: 1000 } as never);
+    const WS = o.WebSocket ?? (globalThis as { WebSocket?: unknown }).WebSocket ?? (await import('ws')).default;
+    const socket = new HocuspocusProviderWebsocket({ url: wsUrl, WebSocketPolyfill: WS as never, delay: 50, minDelay: 50, maxDelay: 1000 } as never);
     const provider = new HocuspocusProvider({ websocketProvider: socket, name: o.draftId, document: doc, token: o.token });
     const peer = new WeftPeer(o.draftId, doc, socket, provider);
     const synced = new Promise<void>((resolve, reject) => {
@@ -86,7 +89,7 @@ export class WeftPeer {
 
   /** Submits ops as a stateless message and resolves with the server's typed answer. */
   submit(ops: unknown[], opts: { opId?: string; baseVersion?: number; turnId?: string; timeoutMs?: number } = {}): Promise<ResultMessage> {
-    const opId = opts.opId ?? `op-${randomUUID()}`;
+    const opId = opts.opId ?? `op-${globalThis.crypto.randomUUID()}`;
     const msg = { type: 'submit', opId, ops, ...(opts.baseVersion === undefined ? {} : { baseVersion: opts.baseVersion }), ...(opts.turnId ? { turnId: opts.turnId } : {}) };
     return new Promise<ResultMessage>((resolve, reject) => {
       const t = setTimeout(() => {
