@@ -34,9 +34,10 @@ const ALLOWED = {
   '@weft/migrations': [],
   '@weft/load-tests': ['client', 'protocol'],
 };
-// Test files may also use the harness (dev only), like any package's tests.
+// Test and bench files (dev only) may also use the harness, the client SDK (to drive a service
+// from outside, as users do) and the migrations; they need not be declared in package.json.
 const TEST_FILE = /\.(int\.|e2e\.)?test\.ts$|\/test\/|\/bench\//;
-const TEST_ONLY_EXTRA = ['testing'];
+const TEST_ONLY_EXTRA = ['testing', 'client', 'migrations'];
 
 const rootPkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const dirs = [];
@@ -83,7 +84,7 @@ for (const dir of dirs) {
         if (target === name) { problems.push(`${rel}: imports its own package ${target}; use a relative path`); continue; }
         const ok = allowed.includes(short) || (isTest && TEST_ONLY_EXTRA.includes(short));
         if (!ok) problems.push(`${rel}: ${name} may not import ${target} (CONVENTIONS.md Layout)`);
-        else if (!declared.has(target) && !(isTest && TEST_ONLY_EXTRA.includes(short))) problems.push(`${rel}: imports ${target}, not declared in ${relative(root, dir)}/package.json`);
+        else if (!declared.has(target) && !isTest) problems.push(`${rel}: imports ${target}, not declared in ${relative(root, dir)}/package.json`);
         if (!isTest) edges.add(target);
       }
     }
