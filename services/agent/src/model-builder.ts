@@ -31,6 +31,8 @@ export interface BuildReport {
   /** Steps written as sent after repairs / all steps the model sent. */
   acceptance: number;
   stoppedBy: 'done' | 'rounds' | 'budget' | 'steps';
+  /** The door's summary of the finished turn (RUN_FINISHED), null if it had none. */
+  finished: Record<string, number> | null;
 }
 export interface BuildOptions {
   brief: string;
@@ -84,6 +86,7 @@ export async function buildFromBrief(o: BuildOptions): Promise<BuildReport> {
   let held: Pending[] = [];
   let seq = 0;
   let rounds = 0;
+  let finished: Record<string, number> | null = null;
 
   const record = (rec: StepRecord): void => {
     steps.push(rec);
@@ -202,9 +205,9 @@ export async function buildFromBrief(o: BuildOptions): Promise<BuildReport> {
     if ((e as { code?: string }).code === 'BUDGET_EXCEEDED') stoppedBy = 'budget';
     else throw e;
   } finally {
-    await t.finishTurn?.(turnId).catch(() => undefined);
+    finished = (await t.finishTurn?.(turnId).catch(() => null)) ?? null;
   }
   const accepted = steps.filter((s) => s.status === 'applied' || s.status === 'repaired').length;
-  return { turnId, rounds, steps, said, opsUsed, acceptance: steps.length === 0 ? 0 : accepted / steps.length, stoppedBy };
+  return { turnId, rounds, steps, said, opsUsed, acceptance: steps.length === 0 ? 0 : accepted / steps.length, stoppedBy, finished };
 }
 

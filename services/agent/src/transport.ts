@@ -13,8 +13,8 @@ export interface BuildTransport {
   draft(): Promise<{ draft: Draft; version: number }>;
   /** One step through the pipeline. Door errors (budget, auth, closed session) throw. */
   submit(ops: unknown[], opts: SubmitOpts): Promise<SubmitResult>;
-  /** Ends a turn: RUN_FINISHED. */
-  finishTurn?(turnId: string): Promise<void>;
+  /** Ends a turn: RUN_FINISHED. Returns the turn's summary (op counts) when the door gives one. */
+  finishTurn?(turnId: string): Promise<Record<string, number> | null>;
   /** The op budget of one turn, when the door has one. */
   opsPerTurn?: number;
   presence?(p: PeerPresence): void;
@@ -55,8 +55,8 @@ export class HttpBuildTransport implements BuildTransport {
     });
   }
 
-  async finishTurn(turnId: string): Promise<void> {
-    await this.client.finishTurn(this.draftId, turnId);
+  async finishTurn(turnId: string): Promise<Record<string, number> | null> {
+    return (await this.client.finishTurn(this.draftId, turnId)).summary;
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,14 @@
+// Public surface of @weft/agent: the reference agents and the transport seam.
+export type { BuildTransport, SubmitResult, SubmitOpts } from './transport.ts';
+export { HttpBuildTransport, PeerBuildTransport, LocalBuildTransport } from './transport.ts';
+export type { ScriptStep } from './landing-script.ts';
+export { LANDING_SCRIPT } from './landing-script.ts';
+export type { ScriptedEvent, ScriptedOptions } from './scripted-builder.ts';
+export { runScript } from './scripted-builder.ts';
+export type { BuildOptions, BuildReport, StepRecord, StepStatus } from './model-builder.ts';
+export { buildFromBrief, draftSummary, feedback } from './model-builder.ts';
+export type { ChatMessage, Complete } from './model-client.ts';
+export { chatCompletions, ModelError } from './model-client.ts';
+export type { ModelConfig } from './model-config.ts';
+export { parseModelConfig, MODEL_OPTIONS } from './model-config.ts';
+export { catalogPromptText, ANSWER_FORMAT } from './prompt.ts';

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { emptyDraft } from '@weft/core';
+import { loadCorpus, mismatches, replayModel } from '../test/corpus.ts';
+import { buildFromBrief } from './model-builder.ts';
+import { parseModelConfig } from './model-config.ts';
+import { catalogPromptText } from './prompt.ts';
+import { LocalBuildTransport } from './transport.ts';
+
+const run = (answers: string[], o: { rounds?: number; opsPerTurn?: number } = {}) => {
+  const t = new LocalBuildTransport(emptyDraft('p'));
+  const model = replayModel(answers);
+  return buildFromBrief({
+    brief: 'A landing page.', transport: t, complete: model, systemPrompt: catalogPromptText(),
+    ...(o.rounds === undefined ? {} : { maxFeedbackRounds: o.rounds }), ...(o.opsPerTurn === undefined ? {} : { opsPerTurn: o.opsPerTurn }),
+  }).then((report) => ({ report, t, model }));
+};
+const hero = (id: string, extra = '') => `{"ops":[{"op":"add","path":"/sections/${id}","value":{"id":"${id}","kind":"surface","catalog":"weft@1","data":{},"components":{"root":{"id":"root","component":"Heading","props":{"text":"Hi ${id}"}}${extra}}}}]}`;
+
+describe('model-driven builder', () => {
+  it('every recorded answer in the corpus builds its intended page; first-answer acceptance ≥ 95%', async () => {
+    let steps = 0;
+    let accepted = 0;
+    for (const c of loadCorpus()) {
+      const { report, t } = await run([c.answer, ...c.fixes], { rounds: c.fixes.length });
+      expect([c.name, mismatches(t.doc, c.expect)]).toEqual([c.name, []]);
+      const first = report.steps.filter((s) => s.round === 0);
+      steps += first.length;
+      accepted += first.filter((s) => s.status === 'applied' || s.status === 'repaired').length;
+    }
+    expect(steps).toBeGreaterThanOrEqual(40);
+    expect(accepted / steps).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('sends refusals back with their pointers and stops after the allowed rounds', async () => {
+    const bad = '{"ops":[{"op":"add","path":"/sections/x","value":{"id":"x","kind":"surface","catalog":"weft@1","data":{},"components":{"root":{"id":"root","component":"Slider","props":{"label":"n","max":"lots"}}}}}]}';
+    const { report, model } = await run([bad], { rounds: 3 });
+    expect(model.calls).toHaveLength(4);
+    expect(report.rounds).toBe(4);
+    expect(report.stoppedBy).toBe('rounds');
+    const feedback = model.calls[1]!.at(-1)!;
+    expect(feedback.role).toBe('user');
+    expect(feedback.content).toContain('/sections/x/components/root/props');
+    expect(model.calls[1]!.at(-2)).toEqual({ role: 'assistant', content: bad });
+  });
+
+  it('stops asking once a round has no refusals', async () => {
+    const { report, model } = await run([`${hero('a')}\n{"ops":[{"op":"replace","path":"/sections/a/components/root/props/level","value":"big"}]}`, hero('b')]);
+    expect(model.calls).toHaveLength(2);
+    expect(report.stoppedBy).toBe('done');
+    expect(report.steps.map((s) => [s.round, s.status])).toEqual([[0, 'repaired'], [0, 'refused'], [1, 'repaired']]);
+  });
+
+  it('holds a step that waits for a later one, and refuses it at the end of the round if nothing completes it', async () => {
+    const waits = '{"ops":[{"op":"add","path":"/sections/a/components/root/children","value":["later"]}]}';
+    const a = '{"ops":[{"op":"add","path":"/sections/a","value":{"id":"a","kind":"surface","catalog":"weft@1","data":{},"components":{"root":{"id":"root","component":"Stack"}}}}]}';
+    const { report, t } = await run([`${a}\n${waits}\n${hero('b')}`], { rounds: 0 });
+    const byStatus = report.steps.map((s) => [s.status, s.held]);
+    expect(byStatus).toContainEqual(['refused', true]);
+    expect(t.doc.order).toEqual(['a', 'b']);
+    const refusal = report.steps.find((s) => s.held)!.refused[0]!;
+    expect(refusal.path).toMatch(/^\/sections\/a\/components/);
+    expect(report.steps.at(-1)!.held).toBe(true);
+  });
+
+  it('enforces the op budget of the turn', async () => {
+    const { report, t } = await run([`${hero('a')}\n${hero('b')}\n${hero('c')}`], { opsPerTurn: 2 });
+    expect(report.stoppedBy).toBe('budget');
+    expect(report.opsUsed).toBeLessThanOrEqual(2);
+    expect(t.doc.order).toEqual(['a', 'b']);
+    expect(report.steps.at(-1)!.status).toBe('over-budget');
+  });
+
+  it('an answer without any object gets one clear message back', async () => {
+    const { model, t } = await run(['I would love to help! What colours do you like?', hero('a')]);
+    expect(model.calls[1]!.at(-1)!.content).toMatch(/no JSON object/);
+    expect(t.doc.order).toEqual(['a']);
+  });
+
+  it('reads the model endpoint from the environment once', () => {
+    expect(parseModelConfig({ WEFT_MODEL_URL: 'http://127.0.0.1:9/v1/', WEFT_MODEL: 'm', WEFT_MODEL_KEY: ' k ' })).toEqual({ ok: true, value: { url: 'http://127.0.0.1:9/v1', model: 'm', key: 'k', stream: true } });
+    expect(parseModelConfig({ WEFT_MODEL: 'm' }).ok).toBe(false);
+    expect(parseModelConfig({ WEFT_MODEL_URL: 'http://h' }).ok).toBe(false);
+  });
+});

@@ -1,0 +1,181 @@
+// The reference agents against the real session service (spawned through the launcher on a test
+// Postgres database) and a local fake OpenAI-compatible endpoint that replays recorded answers.
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { WeftHttpClient } from '@weft/client';
+import type { AgUiEvent } from '@weft/protocol';
+import { createTestDatabase } from '@weft/testing';
+import type { TestDatabase } from '@weft/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LANDING_SCRIPT } from '../src/landing-script.ts';
+import { buildFromBrief } from '../src/model-builder.ts';
+import { chatCompletions } from '../src/model-client.ts';
+import { parseModelConfig } from '../src/model-config.ts';
+import { catalogPromptText } from '../src/prompt.ts';
+import { runScript } from '../src/scripted-builder.ts';
+import { HttpBuildTransport } from '../src/transport.ts';
+import { loadCorpus, mismatches } from './corpus.ts';
+
+const LAUNCHER = fileURLToPath(new URL('../../launcher/src/start.ts', import.meta.url));
+const ADMIN = 'agents-e2e-admin';
+
+async function startSession(db: TestDatabase): Promise<{ url: string; proc: ChildProcess }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', LAUNCHER], {
+    env: { ...process.env, DATABASE_URL: db.url, WEFT_SERVICES: 'session', PORT: '0', HOST: '127.0.0.1', WEFT_ADMIN_TOKEN: ADMIN, WEFT_DATA_DIR: mkdtempSync(join(tmpdir(), 'weft-agent-')), NATS_URL: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const t = setTimeout(() => reject(new Error(`session did not start:\n${out}`)), 60_000);
+    const read = (b: Buffer) => {
+      out += b.toString();
+      const m = /running at (http:\/\/[^\s]+)/.exec(out);
+      if (m) {
+        clearTimeout(t);
+        resolve(m[1]!);
+      }
+    };
+    proc.stdout!.on('data', read);
+    proc.stderr!.on('data', read);
+    proc.once('exit', (code) => reject(new Error(`session exited ${code}:\n${out}`)));
+  });
+  return { url, proc };
+}
+
+/** An OpenAI-compatible /chat/completions that replays answers, streamed as SSE deltas. */
+function fakeModel(answers: string[]): Promise<{ url: string; server: Server; requests: { messages: { role: string; content: string }[]; stream: boolean }[] }> {
+  const requests: { messages: { role: string; content: string }[]; stream: boolean }[] = [];
+  let i = 0;
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
+        res.writeHead(404).end();
+        return;
+      }
+      const j = JSON.parse(body) as { messages: { role: string; content: string }[]; stream?: boolean };
+      requests.push({ messages: j.messages, stream: j.stream === true });
+      const text = answers[Math.min(i++, answers.length - 1)] ?? '';
+      if (!j.stream) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: text } }] }));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (let at = 0; at < text.length; at += 23) res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: text.slice(at, at + 23) } }] })}\n\n`);
+      res.end('data: [DONE]\n\n');
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
+    const a = server.address();
+    resolve({ url: `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/v1`, server, requests });
+  }));
+}
+
+/** Collects the draft's AG-UI events until RUN_FINISHED of `runId()`. */
+function collectRun(client: WeftHttpClient, draftId: string): { done: Promise<AgUiEvent[]>; runId: { value: string } } {
+  const runId = { value: '' };
+  const ac = new AbortController();
+  const done = (async () => {
+    const seen: AgUiEvent[] = [];
+    try {
+      for await (const { event } of client.stream(draftId, { signal: ac.signal })) {
+        seen.push(event);
+        if (event.type === 'RUN_FINISHED' && (event as { runId?: string }).runId === runId.value) break;
+      }
+    } catch (e) {
+      if (!ac.signal.aborted) throw e;
+    } finally {
+      ac.abort();
+    }
+    return seen;
+  })();
+  setTimeout(() => ac.abort(), 3_000).unref();
+  return { done, runId };
+}
+
+describe('reference agents against the session (HTTP door)', () => {
+  let db: TestDatabase;
+  let session: { url: string; proc: ChildProcess };
+  let admin: WeftHttpClient;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    session = await startSession(db);
+    admin = new WeftHttpClient(session.url, ADMIN);
+  });
+  afterAll(async () => {
+    session?.proc.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 500));
+    await db?.drop();
+  });
+
+  const agentClient = async (draftId: string): Promise<WeftHttpClient> => {
+    await admin.createDraft(draftId);
+    const { token } = await admin.mintToken({ actor: { id: `bot-${draftId}`, kind: 'agent' }, scopes: { [draftId]: ['read', 'write'] } });
+    return new WeftHttpClient(session.url, token);
+  };
+
+  it('the scripted builder builds the landing page: one typo repaired, one step refused then fixed', async () => {
+    const c = await agentClient('script');
+    const t = await new HttpBuildTransport(c, 'script').open();
+    const events = await runScript(t, LANDING_SCRIPT);
+    await t.close();
+    expect(events.map((e) => (e.result.refused.length ? 'refused' : e.result.repairs.some((n) => n.rule === 'snapped_name') ? 'repaired' : 'applied'))).toEqual(LANDING_SCRIPT.map((s) => s.expect));
+    const { draft } = await c.getDraft('script');
+    expect(draft.order).toEqual(['hero', 'features', 'pricing', 'faq', 'cta']);
+  });
+
+  it('the model builder streams a recorded answer into one turn, sends refusals back, and builds the intended page', async () => {
+    const corpus = loadCorpus();
+    const typos = corpus.find((c) => c.name.startsWith('10-'))!;
+    const model = await fakeModel([typos.answer, ...typos.fixes]);
+    const c = await agentClient('model');
+    const t = await new HttpBuildTransport(c, 'model').open();
+    const cfg = parseModelConfig({ WEFT_MODEL_URL: model.url, WEFT_MODEL: 'recorded' });
+    if (!cfg.ok) throw new Error(cfg.error);
+    const run = collectRun(c, 'model');
+    run.runId.value = 'turn-model-e2e';
+    const report = await buildFromBrief({ brief: 'A night market page.', transport: t, complete: chatCompletions(cfg.value), systemPrompt: catalogPromptText(), turnId: 'turn-model-e2e' });
+    await t.close();
+    model.server.close();
+
+    expect(report.stoppedBy).toBe('done');
+    expect(report.rounds).toBe(2);
+    expect(model.requests).toHaveLength(2);
+    expect(model.requests[0]!.stream).toBe(true);
+    expect(model.requests[0]!.messages[0]!.role).toBe('system');
+    expect(model.requests[1]!.messages.at(-1)!.content).toContain('/sections/stalls/components/root/props');
+    const { draft } = await c.getDraft('model');
+    expect(mismatches(draft, typos.expect)).toEqual([]);
+
+    // One turn: RUN_STARTED on the stream, RUN_FINISHED through the finish route with its summary.
+    expect(report.finished).not.toBeNull();
+    expect(report.finished!['ops']).toBeGreaterThanOrEqual(4);
+    const events = await run.done;
+    const started = events.filter((e) => e.type === 'RUN_STARTED') as unknown as { runId: string }[];
+    expect(started.map((e) => e.runId)).toEqual(['turn-model-e2e']);
+    const steps = await c.events('model');
+    expect(new Set(steps.steps.filter((s) => s.actor === 'bot-model').map((s) => s.turnId))).toEqual(new Set(['turn-model-e2e']));
+  });
+
+  it('the session\'s turn budget stops the model builder', async () => {
+    const corpus = loadCorpus();
+    const many = corpus.map((c) => c.answer).join('\n');
+    const model = await fakeModel([many]);
+    const c = await agentClient('budget');
+    const t = await new HttpBuildTransport(c, 'budget').open();
+    const cfg = parseModelConfig({ WEFT_MODEL_URL: model.url, WEFT_MODEL: 'recorded', WEFT_MODEL_STREAM: '0' });
+    if (!cfg.ok) throw new Error(cfg.error);
+    const report = await buildFromBrief({ brief: 'Everything.', transport: t, complete: chatCompletions(cfg.value), systemPrompt: 'x', opsPerTurn: 10 });
+    await t.close();
+    model.server.close();
+    expect(report.stoppedBy).toBe('budget');
+    expect(report.opsUsed).toBeLessThanOrEqual(10);
+  });
+});
