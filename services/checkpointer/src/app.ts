@@ -6,7 +6,9 @@ import type { EventStore } from '@weft/store';
 import type { Bus, BusMessage, Subscription } from '@weft/bus';
 import type { Json } from '@weft/core';
 import { DraftFollower } from '@weft/bus';
-import { foldSnapshot } from './fold.ts';
+import { DraftFold, yBaseOf } from './fold.ts';
+import type { YBase } from './fold.ts';
+import { genesis } from './genesis.ts';
 
 export interface Logger {
   warn(msg: string, fields?: Record<string, unknown>): void;
@@ -34,11 +36,14 @@ export interface CheckpointerConfig {
   headCheckMs?: number;
   /** How often every draft is compared against its latest snapshot (drafts never seen on the bus). */
   sweepMs?: number;
+  /** Open folds (JSON + Y.Doc) kept between snapshots, least recently used evicted (B8: warm snapshots). */
+  cacheDrafts?: number;
 }
 
 export type SnapshotReason = 'quiet' | 'ops' | 'turn' | 'catchup' | 'drain';
 
-export interface CheckpointRecord { draftId: string; version: number; reason: SnapshotReason; ms: number; yState: boolean }
+/** `warm`: continued an open fold (no decode of the stored state); `foldMs`: the fold alone, without I/O. */
+export interface CheckpointRecord { draftId: string; version: number; reason: SnapshotReason; ms: number; foldMs: number; warm: boolean; yState: boolean }
 
 export interface Checkpointer {
   /** Subscribes, catches up every draft behind its log, starts the timers; resolves once started. */
@@ -65,12 +70,15 @@ export function build(deps: CheckpointerDeps, config: CheckpointerConfig = {}): 
   const everyOps = config.everyOps ?? 50;
   const headCheckMs = config.headCheckMs ?? 5000;
   const sweepMs = config.sweepMs ?? 60_000;
+  const cacheDrafts = config.cacheDrafts ?? 256;
   const { store } = deps;
   const now = deps.now ?? Date.now;
   const log = deps.log ?? consoleLogger;
   const states = new Map<string, DraftState>();
   const writes = new Map<string, Promise<unknown>>();
   const written: CheckpointRecord[] = [];
+  /** draftId → its fold at the last snapshot written; Map order = least recently used first. */
+  const folds = new Map<string, DraftFold>();
   let subscription: Subscription | null = null;
   let offReconnect: (() => void) | null = null;
   let stopHeadChecks: (() => void) | null = null;
@@ -87,17 +95,61 @@ export function build(deps: CheckpointerDeps, config: CheckpointerConfig = {}): 
     return next;
   };
 
+  const forget = (draftId: string): void => {
+    folds.get(draftId)?.dispose();
+    folds.delete(draftId);
+  };
+
+  /** The session's Yjs base for `prev` (DraftDoc.load): that snapshot, an older one of the epoch, or genesis. */
+  const yBaseFor = async (draftId: string, epoch: number, prev: Awaited<ReturnType<EventStore['latestSnapshot']>>): Promise<YBase> => {
+    const direct = yBaseOf(draftId, epoch, prev);
+    if (direct) return direct;
+    const best = (await store.listSnapshots(draftId))
+      .filter((s) => s.yState !== null && s.epoch === epoch && s.version <= (prev?.version ?? 0))
+      .sort((a, b) => b.version - a.version)[0];
+    return best?.yState ? { version: best.version, yState: best.yState } : { version: 0, yState: genesis(draftId, epoch) };
+  };
+
   const checkpointTo = (draftId: string, upTo: number | null, reason: SnapshotReason): Promise<number | null> => serial(draftId, async () => {
     const t0 = performance.now();
     const [prev, meta] = await Promise.all([store.latestSnapshot(draftId), store.getDraft(draftId)]);
-    if (!meta) return null;
+    if (!meta) { forget(draftId); return null; }
     const target = Math.min(upTo ?? meta.headVersion, meta.headVersion);
     if (target <= (prev?.version ?? 0)) return null; // never below (or at) the latest
-    const tail = await store.readSteps(draftId, { after: prev?.version ?? 0, upTo: target });
-    const f = foldSnapshot(draftId, meta.epoch, prev, tail);
+    let fold = folds.get(draftId);
+    // A cached fold is reused only while it can still reach `target` along the same lineage; one
+    // that lost its Yjs lineage is reopened, so bytes the session back-filled are picked up.
+    if (fold && (fold.epoch !== meta.epoch || fold.version > target || !fold.hasLineage)) { forget(draftId); fold = undefined; }
+    const warm = fold !== undefined;
+    let foldMs = 0;
+    try {
+      if (!fold) {
+        const yBase = await yBaseFor(draftId, meta.epoch, prev);
+        const f0 = performance.now();
+        fold = new DraftFold(draftId, meta.epoch, prev ? { ...prev } : null, yBase);
+        foldMs += performance.now() - f0;
+      }
+      folds.delete(draftId);
+      folds.set(draftId, fold);
+      while (folds.size > cacheDrafts) forget(folds.keys().next().value as string);
+      while (fold.version < target) {
+        const tail = await store.readSteps(draftId, { after: fold.from, upTo: target, limit: 2000 });
+        if (tail.length === 0) throw new Error(`log of ${draftId} ends before ${target}`);
+        const f0 = performance.now();
+        fold.advance(tail);
+        foldMs += performance.now() - f0;
+      }
+    } catch (e) {
+      forget(draftId);
+      throw e;
+    }
+    const f1 = performance.now();
+    const f = fold.result();
+    foldMs += performance.now() - f1;
     const ok = await store.writeSnapshot({ draftId, version: f.version, epoch: meta.epoch, doc: f.doc as unknown as Json, yState: f.yState, reason });
     if (!ok) return null; // another checkpointer got there first: the same content
-    written.push({ draftId, version: f.version, reason, ms: performance.now() - t0, yState: f.yState !== null });
+    if (f.yState === null) log.warn('snapshot without Yjs state', { draftId, version: f.version, note: f.yNote });
+    written.push({ draftId, version: f.version, reason, ms: performance.now() - t0, foldMs, warm, yState: f.yState !== null });
     if (written.length > MAX_RECORDS) written.splice(0, written.length - MAX_RECORDS);
     return f.version;
   });
@@ -189,6 +241,7 @@ export function build(deps: CheckpointerDeps, config: CheckpointerConfig = {}): 
       for (const st of states.values()) if (st.quiet) { clearTimeout(st.quiet); st.quiet = null; }
       await follower.idle();
       await Promise.all([...writes.values()]);
+      for (const id of [...folds.keys()]) forget(id);
     },
     async drain() {
       await follower.idle();

@@ -5,6 +5,7 @@ export interface CheckpointerEnvConfig {
   readonly quietMs: number;
   readonly everyOps: number;
   readonly headCheckMs: number;
+  readonly cacheDrafts: number;
 }
 
 const int = (env: Record<string, string | undefined>, name: string, dflt: number, min: number): number => {
@@ -26,5 +27,7 @@ export function parseConfig(env: Record<string, string | undefined>): Checkpoint
     quietMs: int(env, 'WEFT_CHECKPOINT_QUIET_MS', 2000, 1),
     everyOps: int(env, 'WEFT_CHECKPOINT_EVERY_OPS', 50, 1),
     headCheckMs: int(env, 'WEFT_CHECKPOINT_HEAD_CHECK_MS', 5000, 100),
+    // Open folds kept between snapshots (one Y.Doc + JSON each); 0 = always fold from the stored state.
+    cacheDrafts: int(env, 'WEFT_CHECKPOINT_CACHE_DRAFTS', 256, 0),
   });
 }

@@ -4,8 +4,11 @@ import type { Json, Op } from '@weft/core';
 import { emptyDraft } from '@weft/core';
 import { applyOpsToYDoc, yDocToDraft } from '@weft/ydoc';
 import type { PrevSnapshot } from './fold.ts';
-import { foldSnapshot } from './fold.ts';
+import { DraftFold, foldSnapshot, yBaseOf } from './fold.ts';
 import type { TailStep } from './fold.ts';
+import { genesis } from './genesis.ts';
+// Test-only: the session's own genesis, to prove both services start the same lineage.
+import { genesis as sessionGenesis } from '../../session/src/collab/draft-doc.ts';
 
 const section = (id: string): Json => ({
   id, kind: 'surface', catalog: 'weft@1', data: {},
@@ -21,8 +24,10 @@ const stepsOps: Op[][] = [
 
 /** Steps with Yjs updates from one doc lineage, as the session's mirror records them. */
 function lineage(ops: Op[][]): { steps: TailStep[]; doc: Y.Doc; seed: PrevSnapshot } {
-  // Epoch 0's lineage starts from an empty doc (services/session DraftDoc.load).
+  // A new draft's lineage starts from genesis, as the session's DraftDoc.load does (random client
+  // id for the edits, like a session process).
   const doc = new Y.Doc();
+  Y.applyUpdate(doc, genesis('d1', 0));
   const seed: PrevSnapshot = { version: 0, epoch: 0, doc: emptyDraft('d1') as unknown as Json, yState: Y.encodeStateAsUpdate(doc) };
   const steps: TailStep[] = ops.map((o, i) => {
     const before = Y.encodeStateVector(doc);
@@ -54,8 +59,11 @@ describe('foldSnapshot', () => {
 
   it('continues the Yjs lineage: the state decodes to the same draft as the JSON', () => {
     const { steps, doc, seed } = lineage(stepsOps);
-    expect(foldSnapshot('d1', 0, null, steps).yState).toEqual(foldSnapshot('d1', 0, seed, steps).yState === null ? null : expect.any(Uint8Array));
-    expect(foldSnapshot('d1', 1, null, steps).yState).toBeNull(); // a later epoch needs its compaction state
+    const full = foldSnapshot('d1', 0, null, steps);
+    expect(full.yNote).toBeNull();
+    const fromNothing = new Y.Doc();
+    Y.applyUpdate(fromNothing, full.yState!);
+    expect(yDocToDraft(fromNothing, 'd1')).toEqual(full.doc);
     const a = foldSnapshot('d1', 0, seed, steps.slice(0, 3));
     const b = foldSnapshot('d1', 0, { version: 3, epoch: 0, doc: a.doc as unknown as Json, yState: a.yState }, steps.slice(3));
     expect(b.yState).not.toBeNull();
@@ -84,6 +92,60 @@ describe('foldSnapshot', () => {
     // and a snapshot without state cannot seed one
     const n = foldSnapshot('d1', 0, { version: 2, epoch: 0, doc: a.doc as unknown as Json, yState: null }, steps.slice(2));
     expect(n.yState).toBeNull();
+  });
+
+  it('starts a new lineage from the same genesis as the session, byte for byte', () => {
+    for (const [id, epoch] of [['d1', 0], ['other-draft', 3]] as const) expect(genesis(id, epoch)).toEqual(sessionGenesis(id, epoch));
+    expect(yBaseOf('d1', 2, null)).toEqual({ version: 0, yState: sessionGenesis('d1', 2) });
+  });
+
+  it('a client holding the old history gets no duplicate content from a fold started at genesis', () => {
+    const { steps, doc } = lineage(stepsOps);
+    const f = foldSnapshot('d1', 0, null, steps);
+    const client = new Y.Doc();
+    Y.applyUpdate(client, Y.encodeStateAsUpdate(doc));
+    Y.applyUpdate(client, f.yState!);
+    expect(yDocToDraft(client, 'd1')).toEqual(yDocToDraft(doc, 'd1'));
+    expect(client.getArray('order').toJSON()).toEqual(['faq', 'hero']);
+    // and the reverse: a session loaded from the snapshot accepts the old client's state as known
+    const loaded = new Y.Doc();
+    Y.applyUpdate(loaded, f.yState!);
+    Y.applyUpdate(loaded, Y.encodeStateAsUpdate(client));
+    expect(yDocToDraft(loaded, 'd1')).toEqual(f.doc);
+  });
+
+  it('an open fold advanced piecewise gives the same snapshots as one-shot folds', () => {
+    const { steps, doc } = lineage(stepsOps);
+    const open = new DraftFold('d1', 0, null, yBaseOf('d1', 0, null));
+    for (const [a, b] of [[0, 1], [1, 3], [3, 4]] as const) {
+      open.advance(steps.slice(a, b));
+      const warm = open.result();
+      const cold = foldSnapshot('d1', 0, null, steps.slice(0, b));
+      expect(warm.version).toBe(b);
+      expect(warm.doc).toEqual(cold.doc);
+      const w = new Y.Doc(); Y.applyUpdate(w, warm.yState!);
+      const c = new Y.Doc(); Y.applyUpdate(c, cold.yState!);
+      expect(yDocToDraft(w, 'd1')).toEqual(yDocToDraft(c, 'd1'));
+      expect(Y.encodeStateVector(w)).toEqual(Y.encodeStateVector(c));
+    }
+    // results are copies: a later advance does not change an earlier snapshot
+    const r = open.result();
+    expect(r.doc).toEqual(yDocToDraft(doc, 'd1'));
+    open.dispose();
+  });
+
+  it('JSON base above the Yjs base: the fold replays the Yjs side from its older base', () => {
+    const { steps } = lineage(stepsOps);
+    const two = foldSnapshot('d1', 0, null, steps.slice(0, 2));
+    const noY = { version: 3, epoch: 0, doc: foldSnapshot('d1', 0, null, steps.slice(0, 3)).doc as unknown as Json, yState: null };
+    const f = new DraftFold('d1', 0, noY, { version: 2, yState: two.yState! });
+    expect(f.from).toBe(2);
+    f.advance(steps.slice(2));
+    const r = f.result();
+    expect(r.version).toBe(4);
+    expect(r.doc).toEqual(foldSnapshot('d1', 0, null, steps).doc);
+    const y = new Y.Doc(); Y.applyUpdate(y, r.yState!);
+    expect(yDocToDraft(y, 'd1')).toEqual(r.doc);
   });
 
   it('refuses a tail that is not contiguous (a bug, not an outcome)', () => {
