@@ -11,4 +11,4 @@ export type { ChatMessage, Complete } from './model-client.ts';
 export { chatCompletions, ModelError } from './model-client.ts';
 export type { ModelConfig } from './model-config.ts';
 export { parseModelConfig, MODEL_OPTIONS } from './model-config.ts';
-export { catalogPromptText, ANSWER_FORMAT } from './prompt.ts';
+export { catalogPromptText } from './prompt.ts';

@@ -8,7 +8,7 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { WeftHttpClient } from '@weft/client';
+import { WeftHttpClient, WeftPeer } from '@weft/client';
 import type { AgUiEvent } from '@weft/protocol';
 import { createTestDatabase } from '@weft/testing';
 import type { TestDatabase } from '@weft/testing';
@@ -19,7 +19,7 @@ import { chatCompletions } from '../src/model-client.ts';
 import { parseModelConfig } from '../src/model-config.ts';
 import { catalogPromptText } from '../src/prompt.ts';
 import { runScript } from '../src/scripted-builder.ts';
-import { HttpBuildTransport } from '../src/transport.ts';
+import { HttpBuildTransport, PeerBuildTransport } from '../src/transport.ts';
 import { loadCorpus, mismatches } from './corpus.ts';
 
 const LAUNCHER = fileURLToPath(new URL('../../launcher/src/start.ts', import.meta.url));
@@ -129,6 +129,24 @@ describe('reference agents against the session (HTTP door)', () => {
     expect(events.map((e) => (e.result.refused.length ? 'refused' : e.result.repairs.some((n) => n.rule === 'snapped_name') ? 'repaired' : 'applied'))).toEqual(LANDING_SCRIPT.map((s) => s.expect));
     const { draft } = await c.getDraft('script');
     expect(draft.order).toEqual(['hero', 'features', 'pricing', 'faq', 'cta']);
+  });
+
+  it('the scripted builder also runs as a Yjs peer, with presence and a ghost while writing', async () => {
+    const c = await agentClient('peer');
+    const peer = await WeftPeer.join({ url: session.url, draftId: 'peer', token: c.token });
+    const watcher = await WeftPeer.join({ url: session.url, draftId: 'peer', token: c.token });
+    const t = new PeerBuildTransport(peer);
+    const ghosts: unknown[] = [];
+    watcher.provider.awareness?.on('change', () => {
+      for (const p of watcher.peers()) if (p.presence?.ghost) ghosts.push(p.presence.ghost);
+    });
+    const events = await runScript(t, LANDING_SCRIPT, { pauseMs: 30 });
+    expect(events.filter((e) => e.result.refused.length > 0).map((e) => e.index)).toEqual([LANDING_SCRIPT.findIndex((s) => s.expect === 'refused')]);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(watcher.draft().order).toEqual(['hero', 'features', 'pricing', 'faq', 'cta']);
+    expect(ghosts.length).toBeGreaterThan(0);
+    await t.close();
+    watcher.close();
   });
 
   it('the model builder streams a recorded answer into one turn, sends refusals back, and builds the intended page', async () => {
