@@ -45,3 +45,18 @@ export function percentile(sorted: readonly number[], p: number): number {
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[i]!;
 }
+
+/** Where two JSON values differ, as JSON Pointers with both sides (at most `max`). */
+export function jsonDiff(a: unknown, b: unknown, max = 10, at = ''): string[] {
+  if (jsonEqual(a as Json, b as Json)) return [];
+  const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+  if (isObj(a) && isObj(b)) {
+    const out: string[] = [];
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      if (out.length >= max) break;
+      out.push(...jsonDiff(a[k], b[k], max - out.length, `${at}/${k}`));
+    }
+    return out;
+  }
+  return [`${at || '/'}: ${JSON.stringify(a) ?? 'absent'} ≠ ${JSON.stringify(b) ?? 'absent'}`];
+}

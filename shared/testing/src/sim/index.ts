@@ -4,4 +4,4 @@ export { randomEdit, treeBreakingPair, simSection, parentOf, subtree, applies } 
 export type { SimEdit, EditIntent } from './edits.ts';
 export { simLog, withSimLog } from './log.ts';
 export type { SimLog } from './log.ts';
-export { until, settle, sleep, percentile } from './converge.ts';
+export { until, settle, sleep, percentile, jsonDiff } from './converge.ts';
