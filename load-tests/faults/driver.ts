@@ -32,6 +32,13 @@ export interface Writers {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const SUBMIT_TIMEOUT_MS = 5000;
+export class ClientTimeout extends Error {}
+export function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let t: NodeJS.Timeout | undefined;
+  const timer = new Promise<never>((_, rej) => { t = setTimeout(() => rej(new ClientTimeout(`no answer within ${ms} ms`)), ms); });
+  return Promise.race([p, timer]).finally(() => clearTimeout(t));
+}
 const isAmbiguous = (e: unknown): boolean => !(e instanceof WeftError) || e.status >= 500;
 
 export function startWriters(client: () => WeftHttpClient, draftId: string, n: number, h: History, maxOps = 100_000): Writers {
@@ -45,14 +52,15 @@ export function startWriters(client: () => WeftHttpClient, draftId: string, n: n
     h.invoked.add(opId);
     for (let attempt = 0; ; attempt++) {
       try {
-        const r = await client().submit(draftId, { opId, ops });
+        // A hung request counts as an unknown outcome: retried with the same opId.
+        const r = await withTimeout(client().submit(draftId, { opId, ops }), SUBMIT_TIMEOUT_MS);
         h.acked.set(opId, r.version);
         h.unknown.delete(opId);
         acks++;
         return;
       } catch (e) {
         if (!isAmbiguous(e)) { note((e as WeftError).code); h.unknown.delete(opId); return; } // a typed refusal: not logged
-        note(e instanceof WeftError ? `${e.status} ${e.code}` : 'network');
+        note(e instanceof WeftError ? `${e.status} ${e.code}` : e instanceof ClientTimeout ? 'client timeout' : 'network');
         h.unknown.add(opId);
         if (Date.now() > settleUntil) return;
         await sleep(Math.min(1000, 20 * 2 ** Math.min(attempt, 6)));

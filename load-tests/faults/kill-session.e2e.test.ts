@@ -35,5 +35,5 @@ describe('fault: kill -9 of the session service under load', () => {
     for (const p of peers) p.close();
     expect(checks.filter((c) => !c.ok)).toEqual([]);
     expect(h.unknown.size).toBe(0);
-  });
+  }, 180_000);
 });

@@ -1,0 +1,93 @@
+import { WeftHttpClient, WeftPeer } from '@weft/client';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, startStack } from '../bench/stack.ts';
+import type { Stack } from '../bench/stack.ts';
+import { newHistory } from '../src/invariants.ts';
+import { sampleProc } from '../src/procstat.ts';
+import { printChecks, verifyDraft } from '../src/verify.ts';
+import { FULL, seedDraft, startWriters, until } from './driver.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const MB = 1024 * 1024;
+
+describe('fault: Postgres crashes and stalls under load', () => {
+  let stack: Stack;
+  beforeAll(async () => { stack = await startStack({ workers: false }); });
+  afterAll(async () => stack?.stop());
+  const client = () => new WeftHttpClient(stack.session.url, ADMIN_TOKEN);
+
+  // RELIABILITY.md: `pg_ctl -m immediate stop` mid-load; retries reuse the opId. Pass: I1–I4,
+  // unknown-outcome ops present at most once; the service answers again without a restart.
+  it('pg_ctl stop -m immediate and restart: no acked op lost, retries applied once', async () => {
+    const id = 'pgcrash';
+    await seedDraft(stack.admin, id);
+    const peer = await WeftPeer.join({ url: stack.session.url, draftId: id, token: ADMIN_TOKEN });
+    const h = newHistory();
+    const writers = startWriters(client, id, 8, h);
+    for (let r = 0; r < (FULL ? 3 : 1); r++) {
+      await until(() => writers.acks >= 100 * (r + 1), 60_000, 'acks before the crash');
+      const atCrash = writers.acks;
+      await stack.pg.stop('immediate');
+      console.log(`[pg-crash] injected: pg_ctl stop -m immediate at ${atCrash} acks; down 2 s`);
+      await sleep(2000);
+      await stack.pg.start();
+      await until(() => writers.acks >= atCrash + 50, 60_000, 'acks after Postgres came back');
+      console.log(`[pg-crash] Postgres back (crash recovery); writers resumed at ${writers.acks} acks`);
+    }
+    let t = performance.now();
+    await writers.stop();
+    console.log(`[pg-crash] writers stopped and settled in ${(performance.now() - t).toFixed(0)} ms`);
+    t = performance.now();
+    const checks = await verifyDraft(stack.admin, id, h, { peers: [peer], foreign: (op) => op.startsWith('seed-') });
+    console.log(`[pg-crash] verified in ${(performance.now() - t).toFixed(0)} ms`);
+    printChecks('pg-crash', checks);
+    console.log(`[pg-crash] checked: ${h.acked.size} acked, ${h.unknown.size} unresolved, errors ${JSON.stringify(Object.fromEntries(writers.errors))}`);
+    peer.close();
+    expect(checks.filter((c) => !c.ok)).toEqual([]);
+    expect(h.unknown.size).toBe(0);
+  }, 180_000);
+
+  // A slow Postgres: a transaction holds the draft's row lock (FOR UPDATE + pg_sleep). Pass: the
+  // writers of that draft wait and resume, other drafts and reads keep answering, I1–I5 hold.
+  it('a row lock held for seconds: writers stall then resume, the service keeps answering', async () => {
+    const id = 'pgslow';
+    await seedDraft(stack.admin, id);
+    await seedDraft(stack.admin, 'pgother');
+    const h = newHistory();
+    const writers = startWriters(client, id, 4, h);
+    await until(() => writers.acks >= 50, 60_000, 'acks before the lock');
+    const rss0 = sampleProc(stack.session.pid).rssBytes;
+    const sql = postgres(stack.pg.url, { max: 1, onnotice: () => {} });
+    const holdSecs = FULL ? 8 : 3;
+    let before = -1;
+    const lock = sql.begin(async (tx) => {
+      await tx`SELECT 1 FROM drafts WHERE id = ${id} FOR UPDATE`;
+      before = writers.acks;
+      await tx`SELECT pg_sleep(${holdSecs})`;
+    });
+    await until(() => before >= 0, 10_000, 'the lock');
+    await sleep(300);
+    console.log(`[pg-slow] injected: drafts row of "${id}" locked FOR UPDATE for ${holdSecs} s (pg_sleep in the transaction)`);
+    // While the lock is held: another draft still commits, reads answer.
+    const t0 = performance.now();
+    const other = await client().submit('pgother', { opId: 'other-1', ops: [{ op: 'replace', path: '/sections/hero/components/title/props/text', value: 'x' }] });
+    const otherMs = performance.now() - t0;
+    const t1 = performance.now();
+    await client().getDraft(id);
+    const readMs = performance.now() - t1;
+    await sleep(holdSecs * 1000 - 500);
+    const duringLock = writers.acks - before;
+    await lock;
+    await until(() => writers.acks >= before + duringLock + 50, 60_000, 'acks after the lock was released');
+    await writers.stop();
+    await sql.end();
+    const rss1 = sampleProc(stack.session.pid).rssBytes;
+    console.log(`[pg-slow] while locked: other draft committed v${other.version} in ${otherMs.toFixed(0)} ms, read of the locked draft ${readMs.toFixed(0)} ms, ${duringLock} acks on the locked draft; session RSS ${(rss0 / MB).toFixed(0)} → ${(rss1 / MB).toFixed(0)} MB`);
+    const checks = await verifyDraft(stack.admin, id, h, { foreign: (op) => op.startsWith('seed-') });
+    printChecks('pg-slow', checks);
+    expect(checks.filter((c) => !c.ok)).toEqual([]);
+    expect(otherMs).toBeLessThan(holdSecs * 1000); // hang guard: another draft is not behind the lock
+    expect(rss1 - rss0).toBeLessThan(100 * MB);
+  }, 120_000);
+});

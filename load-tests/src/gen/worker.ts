@@ -1,0 +1,147 @@
+// A load-generator process: Yjs viewers and writers (WeftPeer) or HTTP agents, driven by the
+// parent over IPC, so the generators are not the bottleneck of the process they measure.
+import { WeftError, WeftHttpClient, WeftPeer } from '@weft/client';
+import type * as Y from 'yjs';
+import { now, stamp, unstamp } from './messages.ts';
+import type { AgentGen, GenConfig, GenResult, RoomGen, ToChild, ToParent } from './messages.ts';
+
+const send = (m: ToParent): void => { process.send?.(m); };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const result: GenResult = { maxByKey: {}, deliveries: [], ackMs: [], acked: 0, errors: {}, joinMs: [], joinFailures: 0, firstAck: 0, lastAck: 0 };
+const err = (k: string): void => { result.errors[k] = (result.errors[k] ?? 0) + 1; };
+const ack = (ms: number): void => {
+  const t = now();
+  if (!result.firstAck) result.firstAck = t;
+  result.lastAck = t;
+  result.acked++;
+  result.ackMs.push(ms);
+};
+let delivered = 0;
+let stopping = false;
+let go: () => void = () => {};
+const started = new Promise<void>((r) => { go = r; });
+
+function props(doc: Y.Doc, section: string, component: string): Record<string, unknown> | undefined {
+  const s = doc.getMap('sections').get(section) as Y.Map<unknown> | undefined;
+  const c = (s?.get('components') as Y.Map<unknown> | undefined)?.get(component) as Y.Map<unknown> | undefined;
+  const p = c?.get('props');
+  if (p && typeof p === 'object' && 'toJSON' in p) return (p as Y.Map<unknown>).toJSON();
+  return p as Record<string, unknown> | undefined;
+}
+
+function watch(peer: WeftPeer, c: RoomGen): void {
+  const last = new Map<string, unknown>();
+  peer.doc.on('update', () => {
+    const t = now();
+    for (const comp of c.components) {
+      const text = props(peer.doc, c.section, comp)?.['text'];
+      if (text === last.get(comp)) continue;
+      last.set(comp, text);
+      const s = unstamp(text);
+      if (!s) continue;
+      const ms = t - s.at;
+      delivered++;
+      if (result.deliveries.length < 100_000) result.deliveries.push(ms);
+      const prev = result.maxByKey[s.key];
+      if (prev === undefined || ms > prev) result.maxByKey[s.key] = ms;
+    }
+  });
+}
+
+async function join(c: { url: string; token: string }, draftId: string): Promise<WeftPeer | null> {
+  const t0 = performance.now();
+  try {
+    const p = await WeftPeer.join({ url: c.url, draftId, token: c.token, timeoutMs: 30_000 });
+    result.joinMs.push(performance.now() - t0);
+    return p;
+  } catch {
+    result.joinFailures++;
+    return null;
+  }
+}
+
+async function runRoom(c: RoomGen): Promise<void> {
+  const peers: WeftPeer[] = [];
+  const writers: { peer: WeftPeer; comp: string; k: number }[] = [];
+  // Join in small batches: hundreds of simultaneous handshakes measure the handshake, not the load.
+  const jobs: (() => Promise<void>)[] = [];
+  for (const d of c.drafts) {
+    for (let v = 0; v < c.viewers; v++) jobs.push(async () => { const p = await join(c, d); if (p) { watch(p, c); peers.push(p); } });
+    for (let w = 0; w < c.writers; w++) {
+      const k = c.writerOffset + w;
+      jobs.push(async () => { const p = await join(c, d); if (p) { peers.push(p); writers.push({ peer: p, comp: c.components[k % c.components.length]!, k }); } });
+    }
+  }
+  for (let i = 0; i < jobs.length; i += 10) await Promise.all(jobs.slice(i, i + 10).map((j) => j()));
+  send({ type: 'ready', joined: peers.length });
+  await started;
+  const until = Date.now() + c.durationMs;
+  const path = (comp: string) => `/sections/${c.section}/components/${comp}/props/text`;
+  await Promise.all(writers.map(async ({ peer, comp, k }) => {
+    const gap = c.rate > 0 ? 1000 / c.rate : 0;
+    let next = performance.now() + Math.random() * gap;
+    for (let i = 0; !stopping && Date.now() < until; i++) {
+      if (gap) { const wait = next - performance.now(); if (wait > 0) await sleep(wait); next += gap; }
+      const key = `${peer.draftId}/w${k}-${i}`;
+      const op = { op: 'replace' as const, path: path(comp), value: stamp(key) };
+      if (c.mode === 'yjs') {
+        peer.applyOps([op]);
+        ack(0);
+        if (!gap) await sleep(1);
+        continue;
+      }
+      const t0 = performance.now();
+      try {
+        const r = await peer.submit([op], { opId: `op-${key}`, timeoutMs: 30_000 });
+        if (r.ok) ack(performance.now() - t0);
+        else err(r.error?.code ?? 'refused');
+      } catch {
+        err('timeout');
+      }
+    }
+  }));
+  await sleep(2000); // let the last deliveries land
+  for (const p of peers) p.close();
+}
+
+async function runAgents(c: AgentGen): Promise<void> {
+  const client = new WeftHttpClient(c.url, c.token);
+  send({ type: 'ready', joined: 0 });
+  await started;
+  const path = (comp: string) => `/sections/${c.section}/components/${comp}/props/text`;
+  await Promise.all(c.drafts.flatMap((d) => Array.from({ length: c.agentsPerDraft }, async (_, a) => {
+    for (let t = 0; t < c.turns && !stopping; t++) {
+      const turnId = `turn-${d}-${process.pid}-${a}-${t}`;
+      for (let i = 0; i < c.opsPerTurn && !stopping; i += c.opsPerRequest) {
+        const ops = Array.from({ length: Math.min(c.opsPerRequest, c.opsPerTurn - i) }, (_, j) => ({ op: 'replace', path: path(`c${(a + j) % 10}`), value: `a${a}-${t}-${i + j}` }));
+        const t0 = performance.now();
+        try {
+          await client.submit(d, { opId: `${turnId}-${i}`, turnId, ops });
+          for (let j = 0; j < ops.length; j++) ack(performance.now() - t0);
+        } catch (e) {
+          err(e instanceof WeftError ? e.code : 'network');
+        }
+      }
+    }
+  }));
+}
+
+process.on('message', (m: ToChild) => {
+  if (m.type === 'go') go();
+  else if (m.type === 'stop') stopping = true;
+  else if (m.type === 'config') void run(m.config);
+});
+const progress = setInterval(() => send({ type: 'progress', acked: result.acked, delivered }), 1000);
+
+async function run(c: GenConfig): Promise<void> {
+  try {
+    if (c.role === 'room') await runRoom(c);
+    else await runAgents(c);
+    send({ type: 'result', result });
+  } catch (e) {
+    send({ type: 'error', message: e instanceof Error ? e.stack ?? e.message : String(e) });
+  }
+  clearInterval(progress);
+  setTimeout(() => process.exit(0), 200);
+}
