@@ -83,7 +83,7 @@ async function runRoom(c: RoomGen): Promise<void> {
     let next = performance.now() + Math.random() * gap;
     for (let i = 0; !stopping && Date.now() < until; i++) {
       if (gap) { const wait = next - performance.now(); if (wait > 0) await sleep(wait); next += gap; }
-      const key = `${peer.draftId}/w${k}-${i}`;
+      const key = `${peer.draftId}-w${k}-${i}`;
       const op = { op: 'replace' as const, path: path(comp), value: stamp(key) };
       if (c.mode === 'yjs') {
         peer.applyOps([op]);
@@ -124,7 +124,7 @@ async function runAgents(c: AgentGen): Promise<void> {
         }
       }
     }
-  }));
+  })));
 }
 
 process.on('message', (m: ToChild) => {
