@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { stepEvents } from '@weft/protocol';
+import { refusedEvent, stepEvents } from '@weft/protocol';
 import type { AgUiEvent } from '@weft/protocol';
 import type { SessionConfig } from './config.ts';
 import { consoleLogger } from './context.ts';
@@ -95,12 +95,21 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
 
   const rooms = new RoomManager(deps.store, {
     store: deps.store, now, opsPerTurn: config.opsPerTurn, opsPerSecond: config.opsPerSecond, maxBatch: config.maxBatch, onCommitted,
+    // A step refused whole writes no version, but watchers still see the refusal (activity feeds).
+    onRefused: (draftId, r) => {
+      metrics.inc('weft_ops_refused_total', r.refused.length, 'Ops refused');
+      sse.publish(draftId, null, [refusedEvent(r.refused, { version: r.version, opId: r.opId, actor: r.actor, turnId: r.turnId }, now())]);
+    },
   });
   const finishTurn = (draftId: string, turnId: string): Record<string, number> | null => {
     const done = turns.finish(draftId, turnId, now());
     if (!done) return null;
     const room = rooms.peek(draftId);
-    publish(draftId, room?.committedVersion ?? 0, done.events);
+    // Not a new version: SSE frames without an id (the hub would skip a repeated version).
+    sse.publish(draftId, null, done.events);
+    deps.bus.publish(draftId, { draftId, version: room?.committedVersion ?? 0, events: done.events }).catch(() => {
+      metrics.inc('weft_bus_publish_failed_total', 1);
+    });
     deps.sessions.finishTurn(`${draftId}/${turnId}`, { opCount: done.summary['ops'] ?? 0, summary: done.summary })
       .catch((e: unknown) => log.warn('turn audit finish failed', { error: String(e) }));
     return done.summary;

@@ -137,6 +137,26 @@ describe('session API', () => {
   });
 
   describe('SSE stream of AG-UI events', () => {
+    it('agent turns are RUN_STARTED … RUN_FINISHED; a step refused whole still shows its refusal', async () => {
+      const agent = await s.as('turn-sse', { page: ['write'] }, 'agent');
+      const ac = new AbortController();
+      const types: string[] = [];
+      const reader = (async () => {
+        for await (const e of s.admin.stream('page', { signal: ac.signal })) {
+          types.push(e.event.type === 'CUSTOM' ? `CUSTOM:${e.event.name}` : e.event.type);
+          if (e.event.type === 'RUN_FINISHED') break;
+        }
+      })();
+      await new Promise((r) => setTimeout(r, 100));
+      await agent.submit('page', { opId: 'ts-1', turnId: 'sse-turn', ops: titleOp('turn') });
+      await agent.submit('page', { opId: 'ts-2', turnId: 'sse-turn', ops: [{ op: 'replace', path: '/sections/nope/catalog', value: 'x' }] });
+      const fin = await agent.finishTurn('page', 'sse-turn');
+      expect(fin.summary['ops']).toBe(1);
+      await reader;
+      ac.abort();
+      expect(types.filter((t) => t !== 'STATE_SNAPSHOT')).toEqual(['RUN_STARTED', 'STATE_DELTA', 'CUSTOM:weft.refused', 'RUN_FINISHED']);
+    });
+
     it('STATE_SNAPSHOT first, then STATE_DELTA per version; Last-Event-ID resumes with no gap', async () => {
       const ac = new AbortController();
       const seen: { version: number | null; event: AgUiEvent }[] = [];

@@ -1,7 +1,7 @@
 // Expected-version append (RELIABILITY.md promises 2 and 3), emmett appendToStream style.
-// One transaction: bump drafts.head_version guarded by the expected value (the row lock orders
-// concurrent appenders; a loser re-checks and sees 0 rows), then insert all steps in one
-// multi-row INSERT. UNIQUE(draft_id, op_id) makes opIds durable idempotency keys.
+// One statement: bump drafts.head_version guarded by the expected value (the row lock orders
+// concurrent appenders; a loser sees 0 rows) and insert all steps from one jsonb array. UNIQUE(draft_id, op_id) makes opIds durable idempotency keys.
+import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { err, ok } from './result.ts';
 import type { Result } from '@weft/core';
@@ -28,33 +28,40 @@ export async function append(db: Kysely<DB>, draftId: string, expectedVersion: n
     seen.add(s.opId);
   }
   const newVersion = expectedVersion + steps.length;
+  // One statement, one round trip: the guarded bump and the insert in a single autocommit
+  // transaction. The rows travel as one jsonb array (bytea as base64), unpacked server-side.
+  const payload = steps.map((s, i) => ({
+    version: expectedVersion + 1 + i,
+    op_id: s.opId,
+    body_hash: s.bodyHash,
+    actor: s.actor,
+    actor_kind: s.actorKind,
+    session_id: s.sessionId ?? null,
+    turn_id: s.turnId ?? null,
+    ops: s.ops,
+    inverse: s.inverse,
+    notes: s.notes,
+    refused: s.refused,
+    y_update: s.yUpdate ? Buffer.from(s.yUpdate).toString('base64') : null,
+    kind: s.kind ?? 'do',
+    undo_of: s.undoOf ?? [],
+  }));
   try {
-    const rows = await db.transaction().execute(async (tx) => {
-      const bumped = await tx.updateTable('drafts').set({ head_version: newVersion })
-        .where('id', '=', draftId).where('head_version', '=', expectedVersion)
-        .returning('id').executeTakeFirst();
-      if (bumped === undefined) {
-        const d = await tx.selectFrom('drafts').select('head_version').where('id', '=', draftId).executeTakeFirst();
-        throw new Conflict(d === undefined ? { code: 'NOT_FOUND', draftId } : { code: 'VERSION_CONFLICT', currentVersion: int(d.head_version) });
-      }
-      return tx.insertInto('events').values(steps.map((s, i) => ({
-        draft_id: draftId,
-        version: expectedVersion + 1 + i,
-        op_id: s.opId,
-        body_hash: s.bodyHash,
-        actor: s.actor,
-        actor_kind: s.actorKind,
-        session_id: s.sessionId ?? null,
-        turn_id: s.turnId ?? null,
-        ops: s.ops,
-        inverse: s.inverse,
-        notes: s.notes,
-        refused: s.refused,
-        y_update: s.yUpdate ?? null,
-        kind: s.kind ?? 'do',
-        undo_of: s.undoOf ?? [],
-      } as never))).returning(['version', 'position', 'created_at']).execute();
-    });
+    const { rows } = await sql<{ version: string | number; position: string | number; created_at: Date }>`
+      WITH bump AS (
+        UPDATE drafts SET head_version = ${newVersion} WHERE id = ${draftId} AND head_version = ${expectedVersion} RETURNING id
+      )
+      INSERT INTO events (draft_id, version, op_id, body_hash, actor, actor_kind, session_id, turn_id, ops, inverse, notes, refused, y_update, kind, undo_of)
+      SELECT ${draftId}, r.version, r.op_id, r.body_hash, r.actor, r.actor_kind, r.session_id, r.turn_id, r.ops, r.inverse, r.notes, r.refused,
+             decode(r.y_update, 'base64'), r.kind, r.undo_of
+      FROM jsonb_to_recordset(${payload as never}::jsonb) AS r(version bigint, op_id text, body_hash text, actor text, actor_kind text, session_id text,
+           turn_id text, ops jsonb, inverse jsonb, notes jsonb, refused jsonb, y_update text, kind text, undo_of jsonb)
+      WHERE EXISTS (SELECT 1 FROM bump)
+      RETURNING version, position, created_at`.execute(db);
+    if (rows.length === 0) {
+      const d = await db.selectFrom('drafts').select('head_version').where('id', '=', draftId).executeTakeFirst();
+      throw new Conflict(d === undefined ? { code: 'NOT_FOUND', draftId } : { code: 'VERSION_CONFLICT', currentVersion: int(d.head_version) });
+    }
     // Only the generated columns come back; the rest is what we sent (no jsonb/bytea round trip).
     // The returned steps share their ops/notes arrays with `steps`.
     const gen = new Map(rows.map((r) => [int(r.version), r]));

@@ -6,7 +6,7 @@ import type { DB } from './schema.ts';
 import type { AppendError, DraftMeta, GlobalBatch, GlobalCursor, NewSnapshot, NewStep, Snapshot, StoredStep } from './types.ts';
 import { createDraft, getDraft, listDrafts } from './drafts.ts';
 import { append } from './append.ts';
-import { findByOpId, readOpsText, readSteps } from './read-steps.ts';
+import { findByOpId, findByOpIds, readOpsText, readSteps } from './read-steps.ts';
 import { latestSnapshot, listSnapshots, writeSnapshot } from './snapshots.ts';
 import { setYUpdate } from './y-update.ts';
 import { turnOpCount } from './turn-op-count.ts';
@@ -28,6 +28,7 @@ export class EventStore {
     return append(this.db, draftId, expectedVersion, steps);
   }
   findByOpId(draftId: string, opId: string): Promise<StoredStep | null> { return findByOpId(this.db, draftId, opId); }
+  findByOpIds(draftId: string, opIds: readonly string[]): Promise<Map<string, StoredStep>> { return findByOpIds(this.db, draftId, opIds); }
   readSteps(draftId: string, opts?: { after?: number; limit?: number; upTo?: number }): Promise<StoredStep[]> { return readSteps(this.db, draftId, opts); }
   readOpsText(draftId: string, after: number, upTo?: number): Promise<{ version: number; opsText: string }[]> { return readOpsText(this.db, draftId, after, upTo); }
 

@@ -17,6 +17,15 @@ export async function findByOpId(db: Kysely<DB>, draftId: string, opId: string):
   return row === undefined ? null : toStep(row);
 }
 
+/** Many opIds in one query (the room batches the idempotency lookups of one tick). */
+export async function findByOpIds(db: Kysely<DB>, draftId: string, opIds: readonly string[]): Promise<Map<string, StoredStep>> {
+  const out = new Map<string, StoredStep>();
+  if (opIds.length === 0) return out;
+  const rows = await db.selectFrom('events').selectAll().where('draft_id', '=', draftId).where('op_id', 'in', [...opIds]).execute();
+  for (const r of rows) out.set(r.op_id, toStep(r));
+  return out;
+}
+
 /** Replay fast path (PERFORMANCE.md B6): ops as JSON text, parsed by the caller (maybe in a worker). */
 export async function readOpsText(db: Kysely<DB>, draftId: string, after: number, upTo?: number): Promise<{ version: number; opsText: string }[]> {
   let q = db.selectFrom('events')

@@ -24,6 +24,8 @@ export interface RoomOptions {
   maxBatch: number;
   /** Called once per committed batch, in version order, after COMMIT returned. */
   onCommitted: (steps: CommittedStep[]) => void;
+  /** A step whose every op was refused (nothing to commit). */
+  onRefused?: (draftId: string, r: { version: number; opId: string; actor: string; turnId: string | null; refused: CommittedStep['refused'] }) => void;
 }
 
 interface Pending {
@@ -60,6 +62,7 @@ export class Room {
   private readonly turnOps = new Map<string, number>();
   private readonly buckets = new Map<string, TokenBucket>();
   private flushScheduled = false;
+  private lookups: Map<string, [(s: StoredStep | null) => void, (e: unknown) => void][]> | null = null;
   /** Set by the collaboration door when the draft's Yjs lineage doc is loaded. */
   mirror: RoomMirror | null = null;
 
@@ -80,7 +83,12 @@ export class Room {
   /** Runs one step through the pipeline and resolves once it is committed (or refused). */
   async submit(req: SubmitRequest): Promise<SubmitOutcome> {
     this.lastActivity = this.opts.now();
-    const known = await this.lookup(req.opId);
+    let known: Pending | StoredStep | null;
+    try {
+      known = await this.lookup(req.opId);
+    } catch (e) {
+      return fail({ code: 'UNAVAILABLE', message: `The event log is unavailable (${(e as Error).message}); nothing was stored — retry with the same opId.` });
+    }
     if (known) return this.replay(known, req);
     if (req.turnId) await this.loadTurnCount(req.turnId);
     const again = this.byOpId.get(req.opId);
@@ -108,6 +116,7 @@ export class Room {
       return failNow({ code: 'VALIDATION_FAILED', message: first.message, path: first.path, rule: first.rule, refused: res.refused });
     }
     if (res.applied.length === 0) {
+      if (res.refused.length > 0) this.opts.onRefused?.(this.draftId, { version: this.version, opId: req.opId, actor: req.actor.id, turnId: req.turnId ?? null, refused: res.refused });
       return Promise.resolve({ ok: true, value: { version: this.version, applied: [], repairs: res.notes, refused: res.refused } });
     }
     if (req.turnId) this.turnOps.set(req.turnId, (this.turnOps.get(req.turnId) ?? 0) + res.applied.length);
@@ -149,11 +158,28 @@ export class Room {
     return done;
   }
 
-  /** The in-memory idempotency window, then the durable one (UNIQUE(draft_id, op_id)). */
-  private async lookup(opId: string): Promise<Pending | StoredStep | null> {
+  /**
+   * The in-memory idempotency window, then the durable one (UNIQUE(draft_id, op_id)). The durable
+   * lookups of one tick share one query, so a busy draft pays one round trip per batch, not per op.
+   */
+  private lookup(opId: string): Promise<Pending | StoredStep | null> {
     const mem = this.byOpId.get(opId);
-    if (mem) return mem;
-    return this.opts.store.findByOpId(this.draftId, opId);
+    if (mem) return Promise.resolve(mem);
+    let batch = this.lookups;
+    if (!batch) {
+      const waiting = new Map<string, [(s: StoredStep | null) => void, (e: unknown) => void][]>();
+      batch = this.lookups = waiting;
+      setImmediate(() => {
+        this.lookups = null;
+        this.opts.store.findByOpIds(this.draftId, [...waiting.keys()]).then(
+          (found) => { for (const [id, fs] of waiting) for (const [f] of fs) f(found.get(id) ?? null); },
+          (e: unknown) => { for (const fs of waiting.values()) for (const [, r] of fs) r(e); },
+        );
+      });
+    }
+    const list = batch.get(opId) ?? [];
+    batch.set(opId, list);
+    return new Promise((resolve, reject) => list.push([resolve, reject]));
   }
 
   private async replay(known: Pending | StoredStep, req: SubmitRequest): Promise<SubmitOutcome> {

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --import tsx
 // `weft` entry: reads argv and WEFT_URL / WEFT_TOKEN once, then runs one command.
 // Run from the repo: `npx tsx shared/client/src/cli/main.ts <command> …`.
 import { WeftError, WeftHttpClient } from '../http-client.ts';
