@@ -11,7 +11,9 @@ import { baseStyles, cspWithStyleHash, DEFAULT_CSP, renderDraft, renderPage } fr
 import type { EventStore, TokenStore } from '@weft/store';
 import { LiveDraft, loadDraftAt } from './live-draft.ts';
 import type { Change } from './live-draft.ts';
-import { buildPage } from './pages.ts';
+import { bundleEditor } from './editor-bundle.ts';
+import type { Bundle } from './editor-bundle.ts';
+import { buildPage, catalogJson } from './pages.ts';
 import { Tickets } from './tickets.ts';
 
 export interface PreviewDeps {
@@ -61,6 +63,13 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
     'base.css': { body: baseStyles, hash: createHash('sha256').update(baseStyles).digest('hex').slice(0, 12) },
   } as const;
   const assetUrl = (name: keyof typeof assets): string => `/preview/assets/${name}?v=${assets[name].hash}`;
+  // Bundled once, on first use (the Build view page or the script itself), then kept in memory.
+  let editor: Promise<Bundle> | null = null;
+  const editorBundle = (): Promise<Bundle> => {
+    editor ??= bundleEditor().catch((e: unknown) => { editor = null; throw e; });
+    return editor;
+  };
+  const catalog = catalogJson();
 
   const drafts = new Map<string, Promise<LiveDraft | null>>();
   const loaded = new Map<string, LiveDraft>();
@@ -124,23 +133,31 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
   }, 30_000);
   evictor.unref();
 
-  /** Bearer token with read scope on the draft (the same rule as the session's API). */
-  const canRead = async (req: IncomingMessage, draftId: string): Promise<boolean> => {
+  /** What a bearer token may do with the draft (the same rule as the session's API). */
+  const access = async (req: IncomingMessage, draftId: string): Promise<{ read: boolean; write: boolean; actor: { id: string; kind: string } } | null> => {
     const h = req.headers.authorization;
-    if (!h || !h.startsWith('Bearer ')) return false;
+    if (!h || !h.startsWith('Bearer ')) return null;
     const token = h.slice(7).trim();
-    if (token.length === 0 || token.length > 200) return false;
-    if (adminDigest && timingSafeEqual(sha(token), adminDigest)) return true;
+    if (token.length === 0 || token.length > 200) return null;
+    if (adminDigest && timingSafeEqual(sha(token), adminDigest)) return { read: true, write: true, actor: { id: 'admin', kind: 'admin' } };
     const rec = await deps.tokens.verify(token);
-    if (!rec) return false;
-    if (rec.actorKind === 'admin') return true;
-    return (rec.scopes[draftId] ?? []).includes('read') || (rec.scopes['*'] ?? []).includes('read');
+    if (!rec) return null;
+    const actor = { id: rec.actorId, kind: rec.actorKind };
+    if (rec.actorKind === 'admin') return { read: true, write: true, actor };
+    const has = (s: 'read' | 'write'): boolean => (rec.scopes[draftId] ?? []).includes(s) || (rec.scopes['*'] ?? []).includes(s);
+    return { read: has('read'), write: has('write'), actor };
   };
+  const canRead = async (req: IncomingMessage, draftId: string): Promise<boolean> => (await access(req, draftId))?.read === true;
 
   const pageCsp = cspWithStyleHash(DEFAULT_CSP, baseStyles);
 
   const routes: { method: string; re: RegExp; fn: (req: IncomingMessage, res: ServerResponse, m: string[], url: URL) => Promise<void> | void }[] = [
-    { method: 'GET', re: /^\/preview\/assets\/(live\.js|build\.js|build\.css|base\.css)$/, fn: (_req, res, m, url) => {
+    { method: 'GET', re: /^\/preview\/assets\/(live\.js|build\.js|build\.css|base\.css|editor\.js)$/, fn: async (_req, res, m, url) => {
+      if (m[1] === 'editor.js') {
+        const b = await editorBundle();
+        const immutable = url.searchParams.get('v') === b.hash;
+        return send(res, 200, 'text/javascript; charset=utf-8', b.body, { 'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache', etag: `"${b.hash}"` });
+      }
       const name = m[1] as keyof typeof assets;
       const a = assets[name];
       const type = name.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8';
@@ -149,9 +166,12 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
     } },
     { method: 'POST', re: /^\/preview\/([^/]+)\/ticket$/, fn: async (req, res, m) => {
       const id = m[1]!;
-      if (!(await canRead(req, id)) || !(await store.getDraft(id))) return sendJson(res, 404, { code: 'NOT_FOUND', message: `No draft "${id}" (or no access to it).` });
+      const who = await access(req, id);
+      if (!who?.read || !(await store.getDraft(id))) return sendJson(res, 404, { code: 'NOT_FOUND', message: `No draft "${id}" (or no access to it).` });
       const t = tickets.mint(id);
-      sendJson(res, 200, { ticket: t.ticket, expiresAt: new Date(t.expiresAt).toISOString(), url: `/preview/${id}?ticket=${t.ticket}` });
+      // write/actor tell the Build view whether to enable its editing controls (the session
+      // enforces the scope anyway: read-only Yjs connections cannot write).
+      sendJson(res, 200, { ticket: t.ticket, expiresAt: new Date(t.expiresAt).toISOString(), url: `/preview/${id}?ticket=${t.ticket}`, write: who.write, actor: who.actor });
     } },
     { method: 'GET', re: /^\/preview\/([^/]+)$/, fn: async (_req, res, m, url) => {
       const id = m[1]!;
@@ -207,11 +227,11 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
       const at = await loadDraftAt(store, id, version);
       sendJson(res, 200, { id, version: at.version, head: meta.headVersion, title: at.draft.title, html: renderDraft(at.draft).html });
     } },
-    { method: 'GET', re: /^\/build\/([^/]+)$/, fn: (_req, res, m) => {
+    { method: 'GET', re: /^\/build\/([^/]+)$/, fn: async (_req, res, m) => {
       const id = m[1]!;
       const connect = sessionUrl === '' ? '' : ` ${new URL(sessionUrl).origin}`;
       const csp = `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; connect-src 'self'${connect}; frame-src 'self'; form-action 'none'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'`;
-      const html = buildPage({ draftId: id, sessionUrl, csp, css: [assetUrl('base.css'), assetUrl('build.css')], script: assetUrl('build.js') });
+      const html = buildPage({ draftId: id, sessionUrl, csp, css: [assetUrl('base.css'), assetUrl('build.css')], script: assetUrl('build.js'), editor: `/preview/assets/editor.js?v=${(await editorBundle()).hash}`, catalog });
       send(res, 200, 'text/html; charset=utf-8', html, { 'content-security-policy': csp, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
     } },
   ];

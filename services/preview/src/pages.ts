@@ -1,8 +1,25 @@
 // The Build view's document: static markup only (no draft content, no inline script or style).
 // The live preview sits in an iframe (its own strict CSP); everything dynamic is build.js.
+import { defaultCatalog } from '@weft/core';
 import { escapeHtml } from '@weft/render';
 
-export interface BuildPageOptions { draftId: string; sessionUrl: string; csp: string; css: string[]; script: string }
+export interface BuildPageOptions { draftId: string; sessionUrl: string; csp: string; css: string[]; script: string; editor: string; catalog: string }
+
+/**
+ * The catalog the editor builds its props panel and palette from, as JSON safe inside a
+ * `<script type="application/json">` (data, not code: CSP allows it; `<` is escaped).
+ * The browser never compiles schemas: the server's pipeline is the validator.
+ */
+export function catalogJson(): string {
+  const out: Record<string, unknown> = {};
+  for (const e of Object.values(defaultCatalog.entries)) {
+    out[e.name] = { name: e.name, group: e.group, description: e.description, props: e.props, children: e.children, example: e.example };
+  }
+  return JSON.stringify(out).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+/** frame-ancestors is header-only; in a meta tag browsers ignore it with a console error. */
+const metaCsp = (csp: string): string => csp.split(';').map((d) => d.trim()).filter((d) => d !== '' && !d.startsWith('frame-ancestors')).join('; ');
 
 export function buildPage(o: BuildPageOptions): string {
   const a = (s: string): string => escapeHtml(s);
@@ -10,12 +27,14 @@ export function buildPage(o: BuildPageOptions): string {
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${a(o.csp)}">
+<meta http-equiv="Content-Security-Policy" content="${a(metaCsp(o.csp))}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>Build · ${a(o.draftId)}</title>
 ${o.css.map((h) => `<link rel="stylesheet" href="${a(h)}">`).join('\n')}
 <script src="${a(o.script)}" defer></script>
+<script src="${a(o.editor)}" type="module"></script>
+<script type="application/json" id="wb-catalog">${o.catalog}</script>
 </head>
 <body class="wb" data-draft-id="${a(o.draftId)}" data-session-url="${a(o.sessionUrl)}">
 <header class="wb-bar">
@@ -36,23 +55,36 @@ ${o.css.map((h) => `<link rel="stylesheet" href="${a(h)}">`).join('\n')}
   <p class="wb-error" id="wb-login-error" role="alert"></p>
 </form>
 <main class="wb-main" id="wb-main" hidden>
+  <aside class="wb-left">
+    <section class="wb-panel wb-outline-panel" aria-labelledby="wb-outline-h">
+      <h2 id="wb-outline-h">Outline</h2>
+      <div id="wb-outline" class="wb-outline"></div>
+    </section>
+    <section class="wb-panel">
+      <h2>Versions</h2>
+      <input id="wb-scrub" type="range" min="0" max="0" value="0" step="1" aria-label="Scrub versions">
+      <ol id="wb-versions" class="wb-versions"></ol>
+    </section>
+  </aside>
   <section class="wb-stage" aria-label="Preview">
     <div class="wb-stage-head">
       <span id="wb-mode" class="wb-pill wb-live">Live</span>
       <span id="wb-version" class="wb-muted"></span>
+      <span id="wb-ro" class="wb-pill wb-ro-pill" hidden>Read-only</span>
       <button type="button" id="wb-back-live" class="wb-quiet" hidden>Back to live</button>
+      <p id="wb-notice" class="wb-notice" role="status" aria-live="polite" hidden></p>
     </div>
     <div class="wb-frame-wrap">
       <iframe id="wb-frame" title="Live preview" referrerpolicy="no-referrer"></iframe>
+      <div id="wb-overlay" class="wb-overlay" aria-hidden="true"></div>
       <div id="wb-past" class="weft-page wb-past" hidden></div>
       <div id="weft-ghosts" class="wb-ghosts" aria-hidden="true"></div>
     </div>
   </section>
   <aside class="wb-side">
-    <section class="wb-panel">
-      <h2>Versions</h2>
-      <input id="wb-scrub" type="range" min="0" max="0" value="0" step="1" aria-label="Scrub versions">
-      <ol id="wb-versions" class="wb-versions"></ol>
+    <section class="wb-panel wb-inspector-panel" aria-labelledby="wb-inspector-h">
+      <h2 id="wb-inspector-h">Inspector</h2>
+      <div id="wb-inspector" class="wb-inspector"><p class="wb-muted wb-empty">Connecting the editor…</p></div>
     </section>
     <section class="wb-panel wb-feed-panel">
       <h2>Activity</h2>

@@ -12,6 +12,7 @@
   var token = sessionStorage.getItem(KEY) || '';
   var head = 0;
   var viewing = null; // null = live, else a past version
+  var canWrite = false;
   var streamAbort = null;
 
   function el(tag, cls, text) {
@@ -31,7 +32,7 @@
   // ---- feed -------------------------------------------------------------------------------
   var feed = $('wb-feed');
   function addFeed(item) {
-    var li = el('li', 'wb-item wb-' + (item.kind || 'info'));
+    var li = el('li', 'wb-item wb-' + (item.kind || 'info') + (item.mine ? ' wb-mine' : ''));
     var top = el('div', 'wb-item-top');
     top.appendChild(el('span', 'wb-who', item.actor || 'system'));
     top.appendChild(el('span', 'wb-what', item.title || ''));
@@ -174,13 +175,31 @@
   $('wb-back-live').addEventListener('click', live);
 
   // ---- undo / redo ------------------------------------------------------------------------
+  var CONFLICT = {
+    UNDO_CONFLICT: 'Cannot undo: someone else changed this after you. Their later change is kept; edit it by hand if you need to.',
+    NOTHING_TO_UNDO: 'Nothing of yours to ' + '%s' + '.',
+    FORBIDDEN: 'This token is read-only: it cannot undo or redo.',
+  };
   function undoRedo(mode) {
+    if (!canWrite) { notice(CONFLICT.FORBIDDEN, 'bad'); return; }
     fetch(api + '/' + mode, { method: 'POST', headers: auth({ 'content-type': 'application/json' }), body: '{}' })
       .then(function (r) { return r.json().then(function (j) { return [r.ok, j]; }); })
       .then(function (p) {
-        if (p[0]) addFeed({ kind: 'turn', actor: 'you', title: mode + ' → v' + p[1].version });
-        else addFeed({ kind: 'refused', actor: 'you', title: mode + ' refused', lines: [{ path: p[1].path, text: p[1].message || p[1].code }] });
-      });
+        if (p[0]) { addFeed({ kind: 'turn', actor: 'you', title: mode + ' → v' + p[1].version }); notice((mode === 'undo' ? 'Undone' : 'Redone') + ' (v' + p[1].version + ').', 'ok'); return; }
+        var msg = CONFLICT[p[1].code] ? CONFLICT[p[1].code].replace('%s', mode) : (p[1].message || p[1].code);
+        addFeed({ kind: 'refused', actor: 'you', title: mode + ' refused', lines: [{ path: p[1].path, text: msg }] });
+        notice(msg, p[1].code === 'NOTHING_TO_UNDO' ? 'info' : 'bad');
+      })
+      .catch(function (e) { notice(mode + ' failed: ' + e.message, 'bad'); });
+  }
+  var noticeTimer = 0;
+  function notice(text, kind) {
+    var n = $('wb-notice');
+    n.textContent = text;
+    n.className = 'wb-notice wb-notice-' + (kind || 'info');
+    n.hidden = false;
+    clearTimeout(noticeTimer);
+    noticeTimer = setTimeout(function () { n.hidden = true; }, kind === 'bad' ? 8000 : 4000);
   }
   $('wb-undo').addEventListener('click', function () { undoRedo('undo'); });
   $('wb-redo').addEventListener('click', function () { undoRedo('redo'); });
@@ -214,6 +233,8 @@
       cur.textContent = (g.actor || 'agent') + ' is writing ' + (g.label || g.componentId || g.sectionId || '…');
     },
     feed: addFeed,
+    /** A short message above the preview (undo conflicts, refusals). */
+    notice: notice,
   };
   window.weftBuild = hooks;
 
@@ -226,6 +247,7 @@
     $('wb-login').hidden = false;
     $('wb-login-error').textContent = msg || '';
     status('signed out', '');
+    document.dispatchEvent(new CustomEvent('weft:signed-out'));
   }
   $('wb-signout').addEventListener('click', function () { signOut(''); });
   $('wb-login').addEventListener('submit', function (e) {
@@ -243,6 +265,12 @@
         $('wb-login').hidden = true;
         $('wb-main').hidden = false;
         $('wb-frame').src = t.url;
+        canWrite = t.write === true;
+        $('wb-ro').hidden = canWrite;
+        $('wb-undo').disabled = !canWrite;
+        $('wb-redo').disabled = !canWrite;
+        // The editor (editor.js, a module) joins the draft as a Yjs peer with this token.
+        document.dispatchEvent(new CustomEvent('weft:ready', { detail: { token: token, write: canWrite, actor: t.actor || { id: 'you', kind: 'human' } } }));
         stream(0);
         loadVersions();
         // Tickets last 10 minutes: the frame keeps streaming; a reload after that needs a new one.

@@ -1,0 +1,468 @@
+// The Build view's editor (issue 8), bundled by esbuild at server start (../editor-bundle.ts).
+// The page joins the draft as a real Yjs peer (WeftPeer): every edit goes through the Y.Doc and
+// the server's pipeline like anyone else's; a refused edit is reverted by the server for everyone
+// and its reason is shown here. build.js owns the token, the feed, versions and undo; it sends
+// `weft:ready` once the token is known.
+import { WeftPeer } from '@weft/client';
+import type { Draft, Json, JsonObject, Op, SurfaceSection } from '@weft/core';
+import { colorOf, h, initials } from './dom.ts';
+import { fieldOfPath, fieldsOf, isBindingValue, parseInput } from './fields.ts';
+import type { FieldSpec } from './fields.ts';
+import { Overlay } from './overlay.ts';
+import type { Box } from './overlay.ts';
+import { addOps, addSectionOps, compPath, moveSectionOps, moveTargets, parents, removeOps, removeSectionOps, reorderOps, reparentOps, walk } from './tree.ts';
+import type { ChildrenPolicy, Sel } from './tree.ts';
+import { bindText } from './ytext.ts';
+
+interface Entry { name: string; group: string; description: string; props: Record<string, unknown>; children: ChildrenPolicy; example: JsonObject }
+interface Ready { token: string; write: boolean; actor: { id: string; kind: string } }
+interface PeerView { clientId: number; id: string; kind: string; name: string; color: string; selection: Sel | null; ghost: unknown }
+interface BuildHooks { setPresence(p: unknown): void; ghost(g: unknown): void; feed(i: unknown): void; notice?(text: string, kind?: string): void }
+
+const $ = (id: string): HTMLElement => {
+  const e = document.getElementById(id);
+  if (!e) throw new Error(`#${id} missing`);
+  return e;
+};
+const catalog: Record<string, Entry> = JSON.parse($('wb-catalog').textContent || '{}') as Record<string, Entry>;
+const policyOf = (name: string): ChildrenPolicy | undefined => catalog[name]?.children;
+const hooks = (): BuildHooks | undefined => (window as unknown as { weftBuild?: BuildHooks }).weftBuild;
+const notice = (text: string, kind = 'info'): void => hooks()?.notice?.(text, kind);
+
+let peer: WeftPeer | null = null;
+let me: Ready | null = null;
+let draft: Draft = { id: '', title: '', order: [], sections: {} };
+let sel: Sel | null = null;
+let errors = new Map<string, string>(); // refusal path prefix → message, shown next to fields
+let others: PeerView[] = [];
+let unbind: (() => void) | null = null;
+let boundKey = '';
+let inspectorSig = '';
+let overlay: Overlay | null = null;
+
+document.addEventListener('weft:ready', (e) => void start((e as CustomEvent<Ready>).detail));
+document.addEventListener('weft:signed-out', () => { peer?.close(); peer = null; });
+
+async function start(r: Ready): Promise<void> {
+  me = r;
+  peer?.close();
+  document.body.classList.toggle('wb-readonly', !r.write);
+  const base = document.body.getAttribute('data-session-url') || location.origin;
+  try {
+    peer = await WeftPeer.join({ url: base, draftId: document.body.getAttribute('data-draft-id') ?? '', token: r.token, presence: { name: r.actor.id, color: colorOf(r.actor.id), selection: null } });
+  } catch (e) {
+    notice(`Could not join the draft for editing: ${(e as Error).message}`, 'bad');
+    return;
+  }
+  const p = peer;
+  overlay ??= new Overlay($('wb-frame') as HTMLIFrameElement, $('wb-overlay'), (s) => select(s, true));
+  p.doc.on('update', () => schedule());
+  p.provider.awareness?.on('change', () => { readPeers(); schedule(); });
+  p.onRefused((m) => {
+    const lines = m.refused.map((x) => ({ path: x.path, text: x.message }));
+    for (const x of m.refused) errors.set(x.path, x.message);
+    hooks()?.feed({ kind: 'refused', actor: 'you', title: 'your edit was refused and undone', lines, mine: true });
+    notice(`Refused: ${m.refused[0]?.message ?? 'the server reverted your edit'}`, 'bad');
+    inspectorSig = '';
+    schedule();
+  });
+  readPeers();
+  render();
+}
+
+let frame = 0;
+function schedule(): void {
+  if (frame) return;
+  frame = requestAnimationFrame(() => { frame = 0; render(); });
+}
+
+/** Applies ops through the Y.Doc; a local throw (stale path) is shown, never swallowed. */
+function edit(ops: Op[], what: string): void {
+  if (!peer || !me?.write || ops.length === 0) return;
+  try {
+    peer.applyOps(ops);
+  } catch (e) {
+    notice(`Could not ${what}: ${(e as Error).message}`, 'bad');
+  }
+}
+
+function readPeers(): void {
+  if (!peer) return;
+  const mine = peer.doc.clientID;
+  others = peer.peers().filter((s) => s.clientId !== mine && s.user).map((s) => {
+    const pr = (s.presence ?? {}) as Record<string, unknown>;
+    const id = s.user?.id ?? 'someone';
+    const selection = pr['selection'] && typeof (pr['selection'] as Sel).sectionId === 'string' ? (pr['selection'] as Sel) : null;
+    return { clientId: s.clientId, id, kind: s.user?.kind ?? 'human', name: typeof pr['name'] === 'string' ? (pr['name'] as string).slice(0, 40) : id, color: colorOf(id), selection, ghost: pr['ghost'] ?? null };
+  });
+}
+
+function select(s: Sel | null, fromPreview = false): void {
+  sel = s;
+  peer?.setPresence({ name: me?.actor.id ?? '', color: colorOf(me?.actor.id ?? ''), selection: s });
+  inspectorSig = '';
+  render();
+  if (fromPreview && s) document.querySelector<HTMLElement>(`#wb-outline [data-key="${CSS.escape(key(s))}"]`)?.focus({ preventScroll: false });
+}
+const key = (s: Sel): string => `${s.sectionId}/${s.componentId ?? ''}`;
+
+// ---- render ------------------------------------------------------------------------------
+function render(): void {
+  if (!peer) return;
+  draft = peer.draft();
+  if (sel && (!draft.sections[sel.sectionId] || (sel.componentId && !draft.sections[sel.sectionId]?.components[sel.componentId]))) sel = null;
+  renderPresence();
+  renderOutline();
+  renderInspector();
+  renderOverlay();
+}
+
+function renderPresence(): void {
+  const box = $('weft-presence');
+  const people: Node[] = [];
+  const all = [{ id: me?.actor.id ?? 'you', kind: me?.actor.kind ?? 'human', name: `${me?.actor.id ?? 'you'} (you)` }, ...others];
+  const seen = new Set<string>();
+  for (const p of all) {
+    if (seen.has(p.id)) continue;
+    seen.add(p.id);
+    const a = h('span', { class: `wb-avatar wb-${p.kind === 'agent' ? 'agent' : 'human'}`, title: p.name, 'data-peer': p.id }, initials(p.id));
+    a.style.background = colorOf(p.id);
+    people.push(a);
+  }
+  box.replaceChildren(...people);
+  const ghosts = others.filter((o) => o.ghost);
+  const g = $('weft-ghosts');
+  g.replaceChildren(...ghosts.map((o) => h('div', { class: 'wb-ghost', 'data-ghost': o.id }, `${o.name} is writing ${ghostLabel(o.ghost)}`)));
+}
+
+function ghostOp(g: unknown): { path?: string; value?: unknown } | null {
+  const o = (g && typeof g === 'object' && 'op' in g ? (g as { op: unknown }).op : g) as { path?: unknown; value?: unknown } | null;
+  return o && typeof o === 'object' && typeof o.path === 'string' ? { path: o.path, value: o.value } : null;
+}
+function ghostSel(g: unknown): Sel | null {
+  const op = ghostOp(g);
+  const m = op?.path ? /^\/sections\/([^/]+)(?:\/components\/([^/]+))?/.exec(op.path) : null;
+  if (!m) return null;
+  return m[2] ? { sectionId: m[1]!, componentId: m[2] } : { sectionId: m[1]! };
+}
+function ghostLabel(g: unknown): string {
+  const op = ghostOp(g);
+  const v = op?.value as { component?: unknown } | undefined;
+  const s = ghostSel(g);
+  return typeof v?.component === 'string' ? `a ${v.component}` : s ? (s.componentId ?? s.sectionId) : '…';
+}
+
+function renderOverlay(): void {
+  const boxes: Box[] = [];
+  if (sel) boxes.push({ sel, label: 'you', color: '#4f46e5', kind: 'me' });
+  for (const o of others) {
+    if (o.selection) boxes.push({ sel: o.selection, label: o.name, color: o.color, kind: 'peer' });
+    const gs = ghostSel(o.ghost);
+    if (gs) boxes.push({ sel: gs, label: `${o.name} is writing ${ghostLabel(o.ghost)}`, color: o.color, kind: 'ghost' });
+  }
+  overlay?.set(boxes);
+}
+
+function btn(label: string, title: string, on: () => void, attrs: Record<string, string | boolean | undefined> = {}): HTMLButtonElement {
+  const b = h('button', { type: 'button', title, 'aria-label': title, ...attrs }, label);
+  b.addEventListener('click', on);
+  return b;
+}
+
+function renderOutline(): void {
+  const host = $('wb-outline');
+  const active = (document.activeElement as HTMLElement | null)?.getAttribute?.('data-key') ?? null;
+  const list = h('ul', { class: 'wb-tree', role: 'tree', 'aria-label': 'Page outline' });
+  draft.order.forEach((sid, si) => {
+    const s = draft.sections[sid];
+    if (!s) return;
+    const secSel = { sectionId: sid };
+    const head = h('li', { class: 'wb-tree-section', role: 'treeitem', 'aria-expanded': 'true' });
+    const row = h('div', { class: `wb-row${sel && !sel.componentId && sel.sectionId === sid ? ' wb-sel' : ''}` },
+      rowButton(secSel, `▤ ${sid}`, 'section'),
+      avatarsFor(secSel),
+      me?.write ? h('span', { class: 'wb-row-tools' },
+        btn('↑', `Move section ${sid} up`, () => edit(moveSectionOps(draft, sid, -1), 'move the section'), { disabled: si === 0 }),
+        btn('↓', `Move section ${sid} down`, () => edit(moveSectionOps(draft, sid, 1), 'move the section'), { disabled: si === draft.order.length - 1 }),
+        btn('✕', `Delete section ${sid}`, () => { edit(removeSectionOps(draft, sid), 'delete the section'); select(null); })) : null);
+    head.append(row);
+    const kids = h('ul', { role: 'group' });
+    for (const [cid, depth] of walk(s)) {
+      const c = s.components[cid]!;
+      const cs = { sectionId: sid, componentId: cid };
+      const li = h('li', { role: 'treeitem', class: `wb-row${sel?.sectionId === sid && sel.componentId === cid ? ' wb-sel' : ''}` },
+        rowButton(cs, `${c.component} · ${cid}`, c.component), avatarsFor(cs));
+      li.style.paddingLeft = `${depth * 14}px`;
+      kids.append(li);
+    }
+    head.append(kids);
+    list.append(head);
+  });
+  const tools = me?.write ? h('div', { class: 'wb-outline-tools' }, btn('+ Section', 'Add a section at the end of the page', () => {
+    const a = addSectionOps(draft);
+    edit(a.ops, 'add a section');
+    select({ sectionId: a.id });
+  }, { id: 'wb-add-section' })) : null;
+  host.replaceChildren(list, ...(tools ? [tools] : []));
+  if (active) host.querySelector<HTMLElement>(`[data-key="${CSS.escape(active)}"]`)?.focus({ preventScroll: true });
+}
+
+function rowButton(s: Sel, label: string, kind: string): HTMLButtonElement {
+  const b = btn(label, `Select ${s.componentId ? `${kind} ${s.componentId}` : `section ${s.sectionId}`}`, () => select(s), { class: 'wb-pick', 'data-key': key(s), 'aria-selected': sel !== null && key(sel) === key(s) ? 'true' : 'false' });
+  b.addEventListener('keydown', (e) => onTreeKey(e, s));
+  return b;
+}
+
+/** Arrow keys walk the outline; Alt+arrows reorder; Delete removes (keyboard-only use). */
+function onTreeKey(e: KeyboardEvent, s: Sel): void {
+  const all = [...document.querySelectorAll<HTMLElement>('#wb-outline .wb-pick')];
+  const i = all.findIndex((x) => x.getAttribute('data-key') === key(s));
+  if ((e.key === 'ArrowDown' || e.key === 'ArrowUp') && !e.altKey) {
+    e.preventDefault();
+    all[Math.max(0, Math.min(all.length - 1, i + (e.key === 'ArrowDown' ? 1 : -1)))]?.focus();
+  } else if ((e.key === 'ArrowDown' || e.key === 'ArrowUp') && e.altKey && s.componentId) {
+    e.preventDefault();
+    const sec = draft.sections[s.sectionId];
+    if (sec) edit(reorderOps(sec, s.componentId, e.key === 'ArrowDown' ? 1 : -1), 'reorder');
+  } else if (e.key === 'Delete' && s.componentId && s.componentId !== 'root') {
+    e.preventDefault();
+    const sec = draft.sections[s.sectionId];
+    if (sec) { edit(removeOps(sec, s.componentId), 'delete'); select({ sectionId: s.sectionId }); }
+  }
+}
+
+function avatarsFor(s: Sel): HTMLElement {
+  const on = others.filter((o) => o.selection && key(o.selection) === key(s));
+  return h('span', { class: 'wb-row-peers' }, ...on.map((o) => {
+    const a = h('span', { class: 'wb-mini', title: `${o.name} is here`, 'data-peer': o.id }, initials(o.name));
+    a.style.background = o.color;
+    return a;
+  }));
+}
+
+// ---- inspector ---------------------------------------------------------------------------
+function renderInspector(): void {
+  const host = $('wb-inspector');
+  const s = sel ? draft.sections[sel.sectionId] : undefined;
+  const c = s && sel?.componentId ? s.components[sel.componentId] : undefined;
+  const sig = inspectorSignature();
+  if (sig === inspectorSig) return;
+  inspectorSig = sig;
+  const focused = document.activeElement as HTMLInputElement | null;
+  const focusKey = focused?.getAttribute?.('data-field') ?? null;
+  const caret = focused && 'selectionStart' in focused ? [focused.selectionStart, focused.selectionEnd] : null;
+  unbind?.();
+  unbind = null;
+  const keepBound = boundKey;
+  boundKey = '';
+  if (!s || !sel) {
+    host.replaceChildren(h('p', { class: 'wb-muted wb-empty' }, 'Select a component in the preview or the outline to edit it.'));
+    return;
+  }
+  const parts: Node[] = [];
+  if (c) parts.push(...componentPanel(s, c.id, keepBound));
+  else parts.push(...sectionPanel(s));
+  host.replaceChildren(...parts);
+  if (focusKey) {
+    const f = host.querySelector<HTMLInputElement>(`[data-field="${CSS.escape(focusKey)}"]`);
+    if (f && f !== document.activeElement) {
+      f.focus({ preventScroll: true });
+      try { if (caret && typeof caret[0] === "number" && typeof caret[1] === "number") f.setSelectionRange(caret[0], caret[1]); } catch { /* not a text control */ }
+    }
+  }
+}
+
+/** What the inspector shows, minus the text being typed into (its input follows its Y.Text itself). */
+function inspectorSignature(): string {
+  const s = sel ? draft.sections[sel.sectionId] : undefined;
+  const c = s && sel?.componentId ? s.components[sel.componentId] : undefined;
+  const props = c ? Object.fromEntries(Object.entries(c.props ?? {}).map(([k, v]) => [k, boundKey === `${key(sel!)}#${k}` ? 0 : v])) : null;
+  return JSON.stringify([sel, c ? { ...c, props } : null, s && !c ? s.data : null, [...errors], me?.write, s ? Object.keys(s.components).length : 0]);
+}
+
+function fieldError(path: string): string | null {
+  for (const [p, m] of errors) if (p === path || p.startsWith(`${path}/`)) return m;
+  return null;
+}
+
+function componentPanel(s: SurfaceSection, cid: string, keepBound: string): Node[] {
+  const c = s.components[cid]!;
+  const entry = catalog[c.component];
+  const propsPath = `${compPath(s.id, cid)}/props`;
+  const ro = !me?.write;
+  const out: Node[] = [h('div', { class: 'wb-insp-head' }, h('strong', {}, c.component), h('code', {}, cid), h('span', { class: 'wb-muted' }, `in ${s.id}`))];
+  if (entry) out.push(h('p', { class: 'wb-muted wb-desc' }, entry.description));
+  else out.push(h('p', { class: 'wb-error' }, `Unknown component "${c.component}": kept and flagged.`));
+  const form = h('div', { class: 'wb-fields' });
+  const fields = entry ? fieldsOf(entry.props) : [];
+  for (const f of fields) form.append(fieldRow(s, cid, f, (c.props ?? {})[f.name], propsPath, ro, keepBound));
+  // Visibility condition: a JSON condition (eq/ne/gt/lt/and/or/not), empty = always visible.
+  form.append(jsonRow('visible', 'Visible when', (c.visible ?? null) as Json, `${compPath(s.id, cid)}/visible`, ro, 'e.g. {"eq":[{"path":"/plan"},"pro"]}', c.visible !== undefined));
+  out.push(form);
+  if (!ro) {
+    const p = parents(s).get(cid);
+    const tools = h('div', { class: 'wb-insp-tools' });
+    if (cid !== 'root') {
+      tools.append(
+        btn('↑ Up', 'Move up among siblings', () => edit(reorderOps(s, cid, -1), 'reorder')),
+        btn('↓ Down', 'Move down among siblings', () => edit(reorderOps(s, cid, 1), 'reorder')),
+        btn('Delete', `Delete ${cid} and what is inside it`, () => { edit(removeOps(s, cid), 'delete'); select({ sectionId: s.id }); }, { class: 'wb-danger', id: 'wb-delete' }));
+      const targets = moveTargets(s, cid, policyOf);
+      const mv = h('select', { 'aria-label': 'Move into another parent', id: 'wb-move-to', 'data-field': 'move' },
+        h('option', { value: '' }, `Move into… (now in ${p ?? '?'})`), ...targets.map((t) => h('option', { value: t }, `${s.components[t]?.component} · ${t}`)));
+      mv.addEventListener('change', () => { if (mv.value) edit(reparentOps(s, cid, mv.value), 'move'); });
+      tools.append(mv);
+    }
+    out.push(tools);
+    out.push(palette(s, cid));
+    out.push(askAgent(s.id, cid));
+  }
+  return out;
+}
+
+function label(text: string, f: string, required = false): HTMLElement {
+  return h('label', { class: 'wb-label', for: `wb-f-${f}` }, text, required ? h('span', { class: 'wb-req', title: 'required' }, ' *') : null);
+}
+
+function fieldRow(s: SurfaceSection, cid: string, f: FieldSpec, value: Json | undefined, propsPath: string, ro: boolean, keepBound: string): HTMLElement {
+  const path = `${propsPath}/${f.name}`;
+  const row = h('div', { class: 'wb-field', 'data-prop': f.name });
+  const err = fieldError(path);
+  const bound = isBindingValue(value);
+  const head = h('div', { class: 'wb-field-head' }, label(f.name, f.name, f.required));
+  if (f.bindable && !ro) {
+    const b = btn(bound ? 'Unbind' : 'Bind', bound ? 'Use a literal value' : 'Bind to a data path', () => {
+      set(bound ? (f.dflt ?? (f.kind === 'boolean' ? false : f.kind === 'number' || f.kind === 'integer' ? 0 : '')) : { path: '/' }, path, value !== undefined, f.name);
+    }, { class: 'wb-link' });
+    head.append(b);
+  }
+  row.append(head);
+  const common = { id: `wb-f-${f.name}`, 'data-field': f.name, disabled: ro, 'aria-invalid': err ? 'true' : undefined, 'aria-describedby': err ? `wb-e-${f.name}` : undefined };
+  let control: HTMLElement;
+  const commit = (raw: string | boolean): void => {
+    const p = parseInput(f, raw);
+    if (!p.ok) { errors.set(path, p.message); inspectorSig = ''; schedule(); return; }
+    errors.delete(path);
+    set(p.value, path, value !== undefined, f.name);
+  };
+  if (bound) {
+    const i = h('input', { ...common, type: 'text', value: value.path, spellcheck: 'false', class: 'wb-mono', placeholder: '/data/path' });
+    i.value = value.path;
+    i.addEventListener('change', () => { errors.delete(path); set({ path: i.value }, path, true, f.name); });
+    control = h('div', { class: 'wb-bind' }, h('span', { class: 'wb-chip' }, 'data'), i);
+  } else if (f.kind === 'text' || f.kind === 'longtext') {
+    const i = f.kind === 'longtext' ? h('textarea', { ...common, rows: '3' }) : h('input', { ...common, type: 'text' });
+    i.value = typeof value === 'string' ? value : '';
+    const k = `${key({ sectionId: s.id, componentId: cid })}#${f.name}`;
+    const bind = (): void => {
+      if (ro || !peer || unbind) return;
+      errors.delete(path);
+      boundKey = k;
+      unbind = bindText(peer.doc, s.id, cid, f.name, i);
+      inspectorSig = inspectorSignature(); // binding alone is no reason to rebuild
+    };
+    i.addEventListener('focus', bind);
+    if (keepBound === k && document.activeElement?.getAttribute('data-field') === f.name) queueMicrotask(bind);
+    control = i;
+  } else if (f.kind === 'enum') {
+    const sel = h('select', common, h('option', { value: '' }, f.required ? '—' : `(default${f.dflt !== undefined ? `: ${String(f.dflt)}` : ''})`), ...(f.options ?? []).map((o) => h('option', { value: o }, o)));
+    sel.value = typeof value === 'string' ? value : '';
+    sel.addEventListener('change', () => commit(sel.value));
+    control = sel;
+  } else if (f.kind === 'boolean') {
+    const i = h('input', { ...common, type: 'checkbox' });
+    i.checked = value === true;
+    i.addEventListener('change', () => commit(i.checked));
+    control = h('label', { class: 'wb-check' }, i, h('span', {}, value === undefined ? 'off (default)' : value ? 'on' : 'off'));
+  } else if (f.kind === 'number' || f.kind === 'integer') {
+    const i = h('input', { ...common, type: 'number', step: f.kind === 'integer' ? '1' : 'any', min: f.min !== undefined ? String(f.min) : undefined, max: f.max !== undefined ? String(f.max) : undefined, placeholder: f.dflt !== undefined ? String(f.dflt) : '' });
+    i.value = typeof value === 'number' ? String(value) : '';
+    i.addEventListener('change', () => commit(i.value));
+    control = i;
+  } else if (f.kind === 'url') {
+    const i = h('input', { ...common, type: 'text', spellcheck: 'false', placeholder: 'https://… or /path' });
+    i.value = typeof value === 'string' ? value : '';
+    i.addEventListener('change', () => commit(i.value));
+    control = i;
+  } else {
+    const t = h('textarea', { ...common, rows: '3', class: 'wb-mono', spellcheck: 'false', placeholder: f.kind === 'action' ? '{"action":"navigate","href":"/signup"}' : 'JSON' });
+    t.value = value === undefined ? '' : JSON.stringify(value, null, 1);
+    t.addEventListener('change', () => commit(t.value));
+    control = t;
+  }
+  row.append(control);
+  if (err) row.append(h('p', { class: 'wb-field-error', id: `wb-e-${f.name}`, role: 'alert' }, err));
+  return row;
+}
+
+/** Sets (or removes, when `v` is undefined) a value at a pointer. */
+function set(v: Json | undefined, path: string, exists: boolean, what: string): void {
+  if (v === undefined) { if (exists) edit([{ op: 'remove', path }], `clear ${what}`); return; }
+  edit([{ op: exists ? 'replace' : 'add', path, value: v }], `set ${what}`);
+}
+
+function jsonRow(name: string, text: string, value: Json | null, path: string, ro: boolean, placeholder: string, exists: boolean): HTMLElement {
+  const err = fieldError(path);
+  const t = h('textarea', { id: `wb-f-${name}`, 'data-field': name, rows: '2', class: 'wb-mono', spellcheck: 'false', placeholder, disabled: ro, 'aria-invalid': err ? 'true' : undefined });
+  t.value = value === null ? '' : JSON.stringify(value);
+  t.addEventListener('change', () => {
+    if (t.value.trim() === '') { errors.delete(path); set(undefined, path, exists, name); return; }
+    try { const v = JSON.parse(t.value) as Json; errors.delete(path); set(v, path, exists, name); } catch (e) { errors.set(path, `Not valid JSON: ${(e as Error).message}`); inspectorSig = ''; schedule(); }
+  });
+  return h('div', { class: 'wb-field', 'data-prop': name }, h('div', { class: 'wb-field-head' }, label(text, name)), t,
+    err ? h('p', { class: 'wb-field-error', role: 'alert' }, err) : null);
+}
+
+function palette(s: SurfaceSection, cid: string): HTMLElement {
+  const groups = new Map<string, Entry[]>();
+  for (const e of Object.values(catalog)) groups.set(e.group, [...(groups.get(e.group) ?? []), e]);
+  const pick = h('select', { id: 'wb-palette', 'aria-label': 'Component to add', 'data-field': 'palette' },
+    ...[...groups].map(([g, es]) => { const og = h('optgroup', { label: g }); og.append(...es.map((e) => h('option', { value: e.name }, e.name))); return og; }));
+  const add = btn('Add', 'Add the component inside (or after) the selected one', () => {
+    const e = catalog[pick.value];
+    if (!e) return;
+    const a = addOps(s, cid, e.name, e.example, policyOf);
+    edit(a.ops, `add a ${e.name}`);
+    select({ sectionId: s.id, componentId: a.id });
+  }, { id: 'wb-add', class: 'wb-primary' });
+  return h('div', { class: 'wb-palette' }, h('h3', {}, 'Add a component'), h('div', { class: 'wb-inline' }, pick, add));
+}
+
+function askAgent(sid: string, cid: string): HTMLElement {
+  const brief = h('textarea', { id: 'wb-brief', rows: '2', placeholder: 'What should the agent do with this? e.g. "make this hero punchier"', 'data-field': 'brief' });
+  const out = h('pre', { class: 'wb-brief-out', id: 'wb-brief-out', hidden: true });
+  const go = btn('Ask the agent about this', 'Prepare a scoped brief for the reference agent', () => {
+    const scope = { draftId: draft.id, sectionId: sid, componentId: cid, path: compPath(sid, cid) };
+    const payload = { brief: brief.value.trim() || `Improve ${cid}`, scope };
+    out.textContent = JSON.stringify(payload, null, 2);
+    out.hidden = false;
+    void navigator.clipboard?.writeText(out.textContent).then(() => notice('Brief with scope copied: hand it to the model-driven agent.', 'ok'), () => notice('Brief prepared below: copy it to the agent.', 'info'));
+  }, { id: 'wb-ask' });
+  return h('details', { class: 'wb-ask' }, h('summary', {}, 'Ask the agent about this'), brief, go, out);
+}
+
+function sectionPanel(s: SurfaceSection): Node[] {
+  const ro = !me?.write;
+  const out: Node[] = [h('div', { class: 'wb-insp-head' }, h('strong', {}, 'Section'), h('code', {}, s.id))];
+  out.push(h('p', { class: 'wb-muted wb-desc' }, `${Object.keys(s.components).length} components. Pick one in the preview or the outline to edit it.`));
+  // The data model: one validated JSON box per top-level key.
+  const data = h('div', { class: 'wb-data', id: 'wb-data' }, h('h3', {}, 'Data model'));
+  for (const [k, v] of Object.entries(s.data)) {
+    const path = `/sections/${s.id}/data/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    const row = jsonRow(`data-${k}`, k, v, path, ro, 'JSON value', true);
+    if (!ro) row.querySelector('.wb-field-head')?.append(btn('Remove', `Remove data key ${k}`, () => edit([{ op: 'remove', path }], 'remove the key'), { class: 'wb-link' }));
+    data.append(row);
+  }
+  if (Object.keys(s.data).length === 0) data.append(h('p', { class: 'wb-muted' }, 'No data yet.'));
+  if (!ro) {
+    const k = h('input', { type: 'text', placeholder: 'new key', 'aria-label': 'New data key', id: 'wb-data-key' });
+    const add = btn('Add key', 'Add a data key (value null)', () => {
+      const name = k.value.trim();
+      if (name) edit([{ op: 'add', path: `/sections/${s.id}/data/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, value: null }], 'add the key');
+    });
+    data.append(h('div', { class: 'wb-inline' }, k, add));
+  }
+  out.push(data);
+  if (!ro && s.components['root']) out.push(palette(s, 'root'));
+  return out;
+}

@@ -1,0 +1,83 @@
+// Boxes drawn over the live preview (same-origin iframe): your selection, everyone else's
+// (labelled with their name), and agents' ghosts. Clicking in the preview picks a component.
+import { h } from './dom.ts';
+import type { Sel } from './tree.ts';
+
+export interface Box { sel: Sel; label: string; color: string; kind: 'me' | 'peer' | 'ghost' }
+
+export class Overlay {
+  private readonly frame: HTMLIFrameElement;
+  private readonly layer: HTMLElement;
+  private boxes: Box[] = [];
+  private raf = 0;
+  private hooked: Document | null = null;
+
+  constructor(frame: HTMLIFrameElement, layer: HTMLElement, onPick: (s: Sel) => void) {
+    this.frame = frame;
+    this.layer = layer;
+    const hook = (): void => {
+      const d = frame.contentDocument;
+      if (!d || d === this.hooked || !d.querySelector('main.weft-page')) return;
+      this.hooked = d;
+      d.addEventListener('click', (e) => {
+        const t = e.target as Element | null;
+        const comp = t?.closest?.('[data-component-id]');
+        const sec = t?.closest?.('[data-section-id]');
+        if (!sec) return;
+        e.preventDefault(); // links and buttons in the preview do not navigate while building
+        const sid = sec.getAttribute('data-section-id') ?? '';
+        const cid = comp && sec.contains(comp) ? comp.getAttribute('data-component-id') : null;
+        onPick(cid ? { sectionId: sid, componentId: cid } : { sectionId: sid });
+      }, true);
+      d.addEventListener('scroll', () => this.schedule(), { passive: true });
+      frame.contentWindow?.addEventListener('weft:updated', () => this.schedule());
+      frame.contentWindow?.addEventListener('resize', () => this.schedule());
+      this.schedule();
+    };
+    frame.addEventListener('load', hook);
+    // The frame's own script morphs sections in; poll lightly for first load and layout shifts.
+    setInterval(() => { hook(); this.schedule(); }, 400);
+  }
+
+  set(boxes: Box[]): void {
+    this.boxes = boxes;
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.raf) return;
+    this.raf = requestAnimationFrame(() => { this.raf = 0; this.draw(); });
+  }
+
+  private find(sel: Sel): Element | null {
+    const d = this.frame.contentDocument;
+    if (!d) return null;
+    const sec = [...d.querySelectorAll('[data-section-id]')].find((s) => s.getAttribute('data-section-id') === sel.sectionId) ?? null;
+    if (!sec || !sel.componentId) return sec;
+    return [...sec.querySelectorAll('[data-component-id]')].find((c) => c.getAttribute('data-component-id') === sel.componentId) ?? null;
+  }
+
+  private draw(): void {
+    const frag = document.createDocumentFragment();
+    if (!this.frame.hidden) {
+      const used = new Map<string, number>();
+      for (const b of this.boxes) {
+        let el = this.find(b.sel);
+        let pending = false;
+        if (!el && b.kind === 'ghost') { el = this.find({ sectionId: b.sel.sectionId }); pending = true; }
+        if (!el) continue;
+        const r = el.getBoundingClientRect();
+        const key = `${b.sel.sectionId}/${b.sel.componentId ?? ''}`;
+        const nth = used.get(key) ?? 0;
+        used.set(key, nth + 1);
+        const top = pending ? r.bottom - 34 : r.top;
+        const height = pending ? 30 : r.height;
+        const box = h('div', { class: `wb-box wb-box-${b.kind}`, 'data-box-kind': b.kind, 'data-box-for': key },
+          h('span', { class: 'wb-box-label' }, b.label));
+        box.style.cssText = `left:${r.left - 2}px;top:${top - 2}px;width:${r.width + 4}px;height:${height + 4}px;--c:${b.color};--nth:${nth}`;
+        frag.append(box);
+      }
+    }
+    this.layer.replaceChildren(frag);
+  }
+}

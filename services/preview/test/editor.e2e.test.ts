@@ -1,0 +1,268 @@
+// The editor in the Build view (issue 8): two people in two Chromium contexts and one agent (a
+// WeftPeer in this process) on one draft, against the real session (HTTP + Hocuspocus).
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import { mkdirSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import WebSocket from 'ws';
+import { TokenStore } from '@weft/store';
+import { WeftPeer } from '@weft/client';
+import type { WeftHttpClient } from '@weft/client';
+import type { Draft } from '@weft/core';
+import { ADMIN, heroSection, startTestSession } from '../../session/test/helpers.ts';
+import type { TestSession } from '../../session/test/helpers.ts';
+import { build } from '../src/app.ts';
+import type { Preview } from '../src/app.ts';
+
+let t: TestSession;
+let preview: Preview;
+let server: Server;
+let url: string;
+let browser: Browser;
+const tokens: Record<'alice' | 'bob' | 'viewer' | 'agent', string> = { alice: '', bob: '', viewer: '', agent: '' };
+let admin: WeftHttpClient;
+let n = 0;
+const opened: { page: Page; ctx: BrowserContext; errors: string[] }[] = [];
+const peers: WeftPeer[] = [];
+
+beforeAll(async () => {
+  t = await startTestSession({ opsPerSecond: 100_000, opsPerTurn: 100_000 });
+  preview = build({ store: t.store, tokens: new TokenStore(t.db.db), bus: t.bus }, { adminToken: ADMIN, ticketSecret: 'e2e', headCheckMs: 500 });
+  server = createServer((req, res) => { if (!preview.handle(req, res)) t.app.handle(req, res); });
+  server.on('upgrade', t.app.upgrade);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const a = server.address();
+  url = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
+  admin = t.admin;
+  for (const who of ['alice', 'bob'] as const) tokens[who] = (await admin.mintToken({ actor: { id: who, kind: 'human' }, scopes: { '*': ['read', 'write'] } })).token;
+  tokens.viewer = (await admin.mintToken({ actor: { id: 'viewer', kind: 'human' }, scopes: { '*': ['read'] } })).token;
+  tokens.agent = (await admin.mintToken({ actor: { id: 'builder-bot', kind: 'agent' }, scopes: { '*': ['read', 'write'] } })).token;
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'] });
+});
+
+afterEach(async () => {
+  const errs = opened.flatMap((o) => o.errors);
+  for (const o of opened.splice(0)) await o.ctx.close();
+  for (const p of peers.splice(0)) p.close();
+  // No page may log a console error or throw (issue 8 bar).
+  expect(errs).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await preview?.close();
+  server?.closeAllConnections();
+  await new Promise<void>((r) => server ? server.close(() => r()) : r());
+  await t?.close();
+});
+
+/** A draft with a hero (root Stack → title Heading) and two empty Stacks for move tests. */
+async function newDraft(): Promise<string> {
+  const id = `ed${Date.now().toString(36)}${n++}`;
+  await admin.createDraft(id, 'Editor test');
+  const hero = heroSection('hero') as { components: Record<string, unknown> };
+  hero.components['root'] = { id: 'root', component: 'Stack', children: ['title', 'lead', 'box-a', 'box-b'] };
+  hero.components['lead'] = { id: 'lead', component: 'Text', props: { text: 'Lead text' } };
+  hero.components['box-a'] = { id: 'box-a', component: 'Card', props: { title: 'Box A' } };
+  hero.components['box-b'] = { id: 'box-b', component: 'Card', props: { title: 'Box B' } };
+  await admin.submit(id, { opId: `${id}-hero`, ops: [{ op: 'add', path: '/sections/hero', value: hero as never }] });
+  return id;
+}
+
+async function openBuild(id: string, who: 'alice' | 'bob' | 'viewer'): Promise<Page> {
+  const ctx = await browser.newContext({ viewport: { width: 1440, height: 880 } });
+  const page = await ctx.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`${who}: ${m.text()}`); });
+  page.on('pageerror', (e) => errors.push(`${who}: ${e.message}`));
+  opened.push({ page, ctx, errors });
+  await page.goto(`${url}/build/${id}`);
+  await page.fill('#wb-token', tokens[who]);
+  await page.press('#wb-token', 'Enter');
+  await page.waitForSelector('#wb-outline [data-key="hero/title"]', { timeout: 15_000 });
+  await page.frameLocator('#wb-frame').locator('[data-component-id="title"]').waitFor({ timeout: 15_000 });
+  return page;
+}
+
+async function agentPeer(id: string): Promise<WeftPeer> {
+  const p = await WeftPeer.join({ url, draftId: id, token: tokens.agent, WebSocket, presence: { name: 'builder-bot', selection: null } });
+  peers.push(p);
+  return p;
+}
+
+const serverDraft = async (id: string): Promise<Draft> => (await admin.getDraft(id)).draft as Draft;
+const outline = (p: Page): Promise<string[]> => p.$$eval('#wb-outline .wb-pick', (bs) => bs.map((b) => b.getAttribute('data-key') ?? ''));
+const frameText = (p: Page, cid: string): Promise<string> => p.frameLocator('#wb-frame').locator(`[data-component-id="${cid}"]`).first().innerText();
+const pick = async (p: Page, cid: string): Promise<void> => {
+  await p.click(`#wb-outline [data-key="hero/${cid}"]`);
+  await p.waitForSelector(`#wb-inspector .wb-insp-head code:text-is("${cid}")`);
+};
+
+describe('the editor in the Build view', () => {
+  it('two people and an agent: every edit shows in all three within a second; presence and ghost; screenshots', async () => {
+    const id = await newDraft();
+    const [alice, bob] = [await openBuild(id, 'alice'), await openBuild(id, 'bob')];
+    const agent = await agentPeer(id);
+    // Picking in the preview: click the lead paragraph inside the frame.
+    await alice.frameLocator('#wb-frame').locator('[data-component-id="lead"]').click();
+    await alice.waitForSelector('#wb-inspector .wb-insp-head code:text-is("lead")');
+    // Bob sees Alice's selection as a labelled outline over his preview and her avatar in the outline.
+    await bob.waitForSelector('#wb-overlay .wb-box-peer .wb-box-label:text-is("alice")', { timeout: 2000 });
+    await bob.waitForSelector('#wb-outline [data-key="hero/lead"] ~ .wb-row-peers [data-peer="alice"]', { timeout: 2000 });
+
+    // Alice: the heading level through the props panel.
+    await pick(alice, 'title');
+    let t0 = Date.now();
+    await alice.fill('#wb-f-level', '3'); await alice.press('#wb-f-level', 'Tab');
+    await expect.poll(async () => (await serverDraft(id)).sections['hero']!.components['title']!.props!['level'], { timeout: 1000, interval: 50 }).toBe(3);
+    await bob.frameLocator('#wb-frame').locator('h3[data-component-id="title"]').waitFor({ timeout: 1000 });
+    await expect.poll(() => (agent.draft().sections['hero']!.components['title']!.props ?? {})['level'], { timeout: 1000, interval: 20 }).toBe(3);
+    const aliceToAll = Date.now() - t0;
+
+    // Bob: adds a Badge under box-b with the palette.
+    await pick(bob, 'box-b');
+    t0 = Date.now();
+    await bob.selectOption('#wb-palette', 'Badge');
+    await bob.click('#wb-add');
+    await alice.waitForSelector('#wb-outline [data-key="hero/badge-1"]', { timeout: 1000 });
+    await alice.frameLocator('#wb-frame').locator('[data-component-id="badge-1"]').waitFor({ timeout: 1000 });
+    await expect.poll(() => agent.draft().sections['hero']!.components['box-b']!.children, { timeout: 1000, interval: 20 }).toContain('badge-1');
+    const bobToAll = Date.now() - t0;
+
+    // The agent: edits through its Y.Doc; a ghost of what it is still writing shows for both.
+    agent.setPresence({ name: 'builder-bot', selection: { sectionId: 'hero', componentId: 'box-a' }, ghost: { op: { op: 'add', path: '/sections/hero/components/pricing', value: { id: 'pricing', component: 'pricing-table' } }, partial: true } });
+    t0 = Date.now();
+    agent.applyOps([{ op: 'replace', path: '/sections/hero/components/box-a/props/title', value: 'Written by the agent' }]);
+    for (const p of [alice, bob]) await expect.poll(() => frameText(p, 'box-a'), { timeout: 1000, interval: 20 }).toContain('Written by the agent');
+    const agentToAll = Date.now() - t0;
+    for (const p of [alice, bob]) {
+      await p.waitForSelector('#wb-overlay .wb-box-ghost', { timeout: 2000 });
+      await p.waitForSelector('#weft-presence [data-peer="builder-bot"]');
+    }
+    console.log(`[editor e2e] edit → all three: alice ${aliceToAll} ms, bob ${bobToAll} ms, agent ${agentToAll} ms`);
+    // Same draft everywhere.
+    const want = await serverDraft(id);
+    expect(agent.draft().sections).toEqual(want.sections);
+    expect(await outline(alice)).toEqual(await outline(bob));
+
+    await pick(bob, 'lead');
+    await alice.waitForTimeout(600);
+    mkdirSync('test-artifacts', { recursive: true });
+    await alice.screenshot({ path: 'test-artifacts/editor-alice.png' });
+    await bob.screenshot({ path: 'test-artifacts/editor-bob.png' });
+  });
+
+  it('a concurrent conflicting move (a cycle) is refused for one side, shown, and both pages converge', async () => {
+    const id = await newDraft();
+    const [alice, bob] = [await openBuild(id, 'alice'), await openBuild(id, 'bob')];
+    await pick(alice, 'box-a');
+    await pick(bob, 'box-b');
+    // Both choose at once: A into B, and B into A.
+    await Promise.all([
+      alice.evaluate(() => { const s = document.getElementById('wb-move-to') as HTMLSelectElement; s.value = 'box-b'; s.dispatchEvent(new Event('change')); }),
+      bob.evaluate(() => { const s = document.getElementById('wb-move-to') as HTMLSelectElement; s.value = 'box-a'; s.dispatchEvent(new Event('change')); }),
+    ]);
+    // The refusal goes to its author only (onRefused); the stream shows it to everyone as well.
+    await expect.poll(async () => (await alice.locator('#wb-feed .wb-refused.wb-mine').count()) + (await bob.locator('#wb-feed .wb-refused.wb-mine').count()), { timeout: 5000 }).toBe(1);
+    const refusedText = (await alice.locator('#wb-feed .wb-refused.wb-mine').allInnerTexts()).concat(await bob.locator('#wb-feed .wb-refused.wb-mine').allInnerTexts()).join(' ');
+    expect(refusedText).toMatch(/cycle|parent|refused/i);
+    const d = await serverDraft(id);
+    const c = d.sections['hero']!.components;
+    // Exactly one move won.
+    expect([c['box-a']!.children ?? [], c['box-b']!.children ?? []].map((x) => x.length).sort()).toEqual([0, 1]);
+    // Both pages show the server's tree: the refused move snapped back.
+    const nested = (c['box-a']!.children ?? []).length === 1 ? ['hero/box-a', 'hero/box-b'] : ['hero/box-b', 'hero/box-a'];
+    for (const p of [alice, bob]) await expect.poll(async () => (await outline(p)).filter((k) => k.includes('box-')), { timeout: 3000 }).toEqual(nested);
+    expect(await outline(bob)).toEqual(await outline(alice));
+  });
+
+  it('two people typing in one text prop both keep their characters', async () => {
+    const id = await newDraft();
+    const [alice, bob] = [await openBuild(id, 'alice'), await openBuild(id, 'bob')];
+    await pick(alice, 'title');
+    await pick(bob, 'title');
+    await alice.focus('#wb-f-text');
+    await alice.waitForTimeout(400); // her focus turned the props into a Y.Map with a Y.Text
+    await bob.focus('#wb-f-text');
+    await alice.press('#wb-f-text', 'End');
+    await bob.press('#wb-f-text', 'Home');
+    await Promise.all([alice.keyboard.type(' from alice', { delay: 25 }), bob.keyboard.type('bob says ', { delay: 25 })]);
+    const want = 'bob says Hello from alice';
+    await expect.poll(async () => (await serverDraft(id)).sections['hero']!.components['title']!.props!['text'], { timeout: 5000 }).toBe(want);
+    for (const p of [alice, bob]) {
+      await expect.poll(() => p.inputValue('#wb-f-text'), { timeout: 3000 }).toBe(want);
+      await expect.poll(() => frameText(p, 'title'), { timeout: 3000 }).toBe(want);
+    }
+  });
+
+  it('undo restores the person\'s own change only, and says so when a later change by someone else blocks it', async () => {
+    const id = await newDraft();
+    const [alice, bob] = [await openBuild(id, 'alice'), await openBuild(id, 'bob')];
+    await pick(alice, 'title');
+    await alice.fill('#wb-f-level', '4'); await alice.press('#wb-f-level', 'Tab');
+    await pick(bob, 'lead');
+    await bob.selectOption('#wb-f-size', 'lg');
+    await expect.poll(async () => (await serverDraft(id)).sections['hero']!.components['lead']!.props!['size'], { timeout: 3000 }).toBe('lg');
+    await alice.focus('#wb-outline [data-key="hero/title"]');
+    await alice.keyboard.press('Control+z');
+    await expect.poll(async () => (await serverDraft(id)).sections['hero']!.components['title']!.props!['level'], { timeout: 3000 }).toBe(1);
+    expect((await serverDraft(id)).sections['hero']!.components['lead']!.props!['size']).toBe('lg'); // Bob's change stays
+    await alice.frameLocator('#wb-frame').locator('h1[data-component-id="title"]').waitFor({ timeout: 3000 });
+    // Alice changes the lead; Bob changes it after her; her undo would overwrite his: refused, explained.
+    await pick(alice, 'lead');
+    await alice.selectOption('#wb-f-tone', 'muted');
+    await expect.poll(async () => (await serverDraft(id)).sections['hero']!.components['lead']!.props!['tone'], { timeout: 3000 }).toBe('muted');
+    await bob.waitForFunction(() => (document.getElementById('wb-f-tone') as HTMLSelectElement | null)?.value === 'muted');
+    await bob.selectOption('#wb-f-tone', 'default');
+    await expect.poll(async () => (await serverDraft(id)).sections['hero']!.components['lead']!.props!['tone'], { timeout: 3000 }).toBe('default');
+    await alice.click('#wb-undo');
+    await expect.poll(() => alice.locator('#wb-notice').innerText(), { timeout: 3000 }).toContain('someone else changed this');
+    expect((await serverDraft(id)).sections['hero']!.components['lead']!.props!['tone']).toBe('default');
+  });
+
+  it('a read-only viewer sees everything live but cannot change anything', async () => {
+    const id = await newDraft();
+    const viewer = await openBuild(id, 'viewer');
+    const alice = await openBuild(id, 'alice');
+    const head = (await t.store.getDraft(id))!.headVersion;
+    await expect(viewer.locator('#wb-ro').isVisible()).resolves.toBe(true);
+    await pick(viewer, 'title');
+    expect(await viewer.locator('#wb-inspector input:not([disabled]), #wb-inspector select:not([disabled]), #wb-inspector textarea:not([disabled])').count()).toBe(0);
+    expect(await viewer.locator('#wb-add, #wb-delete, #wb-add-section, #wb-move-to, #wb-outline .wb-row-tools').count()).toBe(0);
+    expect(await viewer.locator('#wb-undo').isDisabled()).toBe(true);
+    await viewer.keyboard.press('Control+z');
+    // Even a write through the page's own Y.Doc is ignored by the read-only connection.
+    await viewer.frameLocator('#wb-frame').locator('[data-component-id="title"]').click();
+    await viewer.waitForTimeout(500);
+    expect((await t.store.getDraft(id))!.headVersion).toBe(head);
+    // …and yet it follows the others live.
+    await pick(alice, 'title');
+    await alice.fill('#wb-f-level', '2'); await alice.press('#wb-f-level', 'Tab');
+    await viewer.frameLocator('#wb-frame').locator('h2[data-component-id="title"]').waitFor({ timeout: 3000 });
+    await viewer.waitForSelector('#wb-outline [data-key="hero/title"] ~ .wb-row-peers [data-peer="alice"]', { timeout: 2000 });
+  });
+
+  it('keyboard only: select in the outline, edit a prop, undo', async () => {
+    const id = await newDraft();
+    const alice = await openBuild(id, 'alice');
+    await alice.focus('#wb-outline [data-key="hero/root"]');
+    await alice.keyboard.press('ArrowDown'); // → title
+    await alice.keyboard.press('ArrowDown'); // → lead
+    await alice.keyboard.press('Enter');
+    await alice.waitForSelector('#wb-inspector .wb-insp-head code:text-is("lead")');
+    // Tab into the inspector's first field (text) and type.
+    await alice.focus('#wb-outline [data-key="hero/lead"]');
+    let guard = 0;
+    while (await alice.evaluate(() => document.activeElement?.id) !== 'wb-f-text' && guard++ < 60) await alice.keyboard.press('Tab');
+    expect(await alice.evaluate(() => document.activeElement?.id)).toBe('wb-f-text');
+    await alice.keyboard.press('End');
+    await alice.keyboard.type('!', { delay: 30 });
+    await expect.poll(async () => (await serverDraft(id)).sections['hero']!.components['lead']!.props!['text'], { timeout: 3000 }).toBe('Lead text!');
+    await alice.keyboard.press('Shift+Tab');
+    await alice.keyboard.press('Control+z');
+    await expect.poll(async () => (await serverDraft(id)).sections['hero']!.components['lead']!.props!['text'], { timeout: 3000 }).toBe('Lead text');
+    await expect.poll(() => frameText(alice, 'lead'), { timeout: 3000 }).toBe('Lead text');
+  });
+});
