@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   const store = new EventStore(conn.db);
   const tokens = new TokenStore(conn.db);
 
-  const preview = services.has('preview') ? buildPreview({ store, tokens, bus }, { sessionUrl: env['WEFT_SESSION_URL'] ?? '', adminToken }) : null;
+  const preview = services.has('preview') ? buildPreview({ store, tokens, bus }, { sessionUrl: env['WEFT_SESSION_URL'] ?? '', adminToken, ticketSecret: env['WEFT_PREVIEW_SECRET'] ?? null }) : null;
   const checkpointer = services.has('checkpointer') ? buildCheckpointer({ store, bus }) : null;
   await checkpointer?.run();
 
@@ -45,6 +45,11 @@ async function main(): Promise<void> {
     closeHttp = () => session.close();
   } else {
     const server = createServer((req, res) => {
+      if (req.url === '/healthz') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ ok: true, services: [...services], bus: bus.connected }));
+        return;
+      }
       if (!preview?.handle(req, res)) {
         res.writeHead(404, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'No such route on this process.' } }));
