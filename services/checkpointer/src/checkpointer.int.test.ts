@@ -69,7 +69,7 @@ async function expectConsistent(draftId: string, history: Uint8Array[]): Promise
 
 describe('checkpointer on Postgres + NATS', () => {
   it('snapshots after quiet, at the head, with a Yjs state on the session lineage', async () => {
-    const { ck } = await start({ quietMs: 150, everyOps: 1000, headCheckMs: 200 });
+    const { ck } = await start({ quietMs: 500, everyOps: 1000, headCheckMs: 200 });
     const w = await createWriter(store, pub);
     await w.commit([{ op: 'add', path: '/sections/hero', value: { id: 'hero', kind: 'surface', catalog: 'weft@1', data: {}, components: { root: { id: 'root', component: 'Stack', children: [] } } } }, { op: 'add', path: '/order/-', value: 'hero' }]);
     await w.edits(4);
@@ -115,7 +115,7 @@ describe('checkpointer on Postgres + NATS', () => {
 
   it('nats-server stopped during writes: no op lost, the checkpointer catches up in order when it returns', async () => {
     // Periodic head checks off: the catch-up after the outage comes from the reconnect.
-    const { ck, bus } = await start({ quietMs: 200, everyOps: 50, headCheckMs: 60_000 });
+    const { ck, bus } = await start({ quietMs: 500, everyOps: 50, headCheckMs: 60_000 });
     const w = await createWriter(store, pub);
     await w.edits(30);
     await until(async () => (await store.latestSnapshot(w.draftId))?.version === 30, 'quiet snapshot before the outage');
