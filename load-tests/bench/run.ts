@@ -126,7 +126,7 @@ try {
   // ── 2. raw Postgres inserts of the same rows (one row per transaction, 10 connections) vs Weft.
   out(`\n## Durable ops/s: Weft hot draft vs raw Postgres inserts of the same rows (10 connections, 1 row/tx, ${size.secs} s)`);
   const sql = postgres(stack.pg.url, { max: 10, onnotice: () => {} });
-  await sql`CREATE TABLE IF NOT EXISTS raw_events (LIKE events INCLUDING DEFAULTS)`;
+  await sql`CREATE TABLE IF NOT EXISTS raw_events (LIKE events INCLUDING DEFAULTS INCLUDING IDENTITY)`;
   const sample = (await sql`SELECT * FROM events WHERE draft_id = 'hot-0' ORDER BY version DESC LIMIT 1`)[0] as Record<string, unknown>;
   let rawN = 0;
   const rawLat: number[] = [];

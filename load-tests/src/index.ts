@@ -1,0 +1,12 @@
+export { checkLog, checkViews, foldLog, jsonEqual, newHistory } from './invariants.ts';
+export type { Check, History, LoggedStep } from './invariants.ts';
+export { readLog, verifyDraft, waitFor, printChecks } from './verify.ts';
+export type { VerifyOptions } from './verify.ts';
+export { percentile, summarize, medianSpread, fmt, fmtSummary } from './stats.ts';
+export type { Summary } from './stats.ts';
+export { sampleProc, cpuCores, parseStatTicks, parseStatusRss } from './procstat.ts';
+export type { ProcSample } from './procstat.ts';
+export { spawnLauncher, spawnTs, freePort } from './proc.ts';
+export type { ServiceProcess } from './proc.ts';
+export { runGenerators, allViewersLatency } from './gen/pool.ts';
+export type { GenConfig, GenResult, RoomGen, AgentGen } from './gen/messages.ts';
