@@ -8,7 +8,7 @@ import type { Json } from '@weft/core';
 import { DraftFollower } from '@weft/bus';
 import { DraftFold, yBaseOf } from './fold.ts';
 import type { YBase } from './fold.ts';
-import { genesis } from './genesis.ts';
+import { genesis } from '@weft/ydoc';
 
 export interface Logger {
   warn(msg: string, fields?: Record<string, unknown>): void;

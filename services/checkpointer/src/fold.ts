@@ -10,7 +10,7 @@
 import * as Y from 'yjs';
 import { applyOpsUnchecked, emptyDraft } from '@weft/core';
 import type { Draft, Json, Op } from '@weft/core';
-import { genesis } from './genesis.ts';
+import { genesis } from '@weft/ydoc';
 
 export interface PrevSnapshot { version: number; epoch: number; doc: Json; yState: Uint8Array | null }
 export interface TailStep { version: number; ops: Op[]; yUpdate: Uint8Array | null }

@@ -2,6 +2,5 @@ export { build, silentLogger } from './app.ts';
 export type { Checkpointer, CheckpointerConfig, CheckpointerDeps, CheckpointRecord, Logger, SnapshotReason } from './app.ts';
 export { DraftFold, foldSnapshot, yBaseOf } from './fold.ts';
 export type { Folded, PrevSnapshot, TailStep, YBase } from './fold.ts';
-export { genesis } from './genesis.ts';
 export { parseConfig } from './config.ts';
 export type { CheckpointerEnvConfig } from './config.ts';

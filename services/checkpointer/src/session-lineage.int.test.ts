@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { loadDraft } from '@weft/store';
-import { yDocToDraft } from '@weft/ydoc';
+import { genesis, yDocToDraft } from '@weft/ydoc';
 import { addSectionOps, startTestSession } from '../../session/test/helpers.ts';
 import type { TestSession } from '../../session/test/helpers.ts';
 import { DraftDoc } from '../../session/src/collab/draft-doc.ts';
@@ -54,7 +54,6 @@ describe('checkpointer behind the session service', () => {
     expect(Y.encodeStateVector(loaded)).toEqual(Y.encodeStateVector(fromSnap));
     // …and a client that has held the whole history since genesis sees nothing new, nothing twice.
     const oldClient = new Y.Doc();
-    const { genesis } = await import('../../session/src/collab/draft-doc.ts');
     Y.applyUpdate(oldClient, genesis('page', 0));
     for (const st of await s.store.readSteps('page')) Y.applyUpdate(oldClient, st.yUpdate!);
     const before = Y.encodeStateVector(oldClient);

@@ -7,7 +7,7 @@ import type { Draft, Op } from '@weft/core';
 import type { Bus } from '@weft/bus';
 import type { EventStore } from '@weft/store';
 import { applyOpsToYDoc } from '@weft/ydoc';
-import { genesis } from '../src/genesis.ts';
+import { genesis } from '@weft/ydoc';
 
 let counter = 0;
 export const freshId = (): string => `ck-${process.pid}-${Date.now().toString(36)}-${counter++}`;

@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createMemoryBus, createNatsBus } from '@weft/bus';
-import { build as buildCheckpointer } from '@weft/checkpointer';
+import { build as buildCheckpointer, parseConfig as parseCheckpointerConfig } from '@weft/checkpointer';
 import { migrateToLatest } from '@weft/migrations';
 import { build as buildPreview } from '@weft/preview';
 import { collabExtension, listen, mcpExtension, parseConfig } from '@weft/session';
@@ -34,7 +34,8 @@ async function main(): Promise<void> {
   const tokens = new TokenStore(conn.db);
 
   const preview = services.has('preview') ? buildPreview({ store, tokens, bus }, { sessionUrl: env['WEFT_SESSION_URL'] ?? '', adminToken, ticketSecret: env['WEFT_PREVIEW_SECRET'] ?? null }) : null;
-  const checkpointer = services.has('checkpointer') ? buildCheckpointer({ store, bus }) : null;
+  const checkpointerConfig = services.has('checkpointer') ? parseCheckpointerConfig({ DATABASE_URL: 'in-process', NATS_URL: 'in-process', ...env }) : null;
+  const checkpointer = checkpointerConfig ? buildCheckpointer({ store, bus }, checkpointerConfig) : null;
   await checkpointer?.run();
 
   let url: string;

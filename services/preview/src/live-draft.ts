@@ -4,6 +4,7 @@
 import { applyOpsUnchecked, emptyDraft } from '@weft/core';
 import type { Draft, Op } from '@weft/core';
 import { renderSection } from '@weft/render';
+import { loadDraft } from '@weft/store';
 import type { EventStore } from '@weft/store';
 import { touched } from './changes.ts';
 
@@ -15,20 +16,9 @@ export interface Change {
   title?: string;
 }
 
+/** Snapshot + log up to `upTo` (one replay definition for every reader: @weft/store loadDraft). */
 export async function loadDraftAt(store: EventStore, draftId: string, upTo?: number): Promise<{ draft: Draft; version: number }> {
-  const snap = await store.latestSnapshot(draftId, upTo);
-  const draft: Draft = snap ? (structuredClone(snap.doc) as unknown as Draft) : emptyDraft(draftId);
-  let version = snap ? snap.version : 0;
-  for (;;) {
-    const rows = await store.readOpsText(draftId, version, upTo);
-    if (rows.length === 0) break;
-    for (const row of rows) {
-      const r = applyOpsUnchecked(draft, JSON.parse(row.opsText) as Op[]);
-      if (!r.ok) throw new Error(`replay of ${draftId} failed at version ${row.version}: ${r.error.message}`);
-      version = row.version;
-    }
-    if (upTo !== undefined && version >= upTo) break;
-  }
+  const { draft, version } = await loadDraft(store, draftId, upTo);
   return { draft, version };
 }
 

@@ -43,3 +43,17 @@ export function readEpoch(doc: Y.Doc): number {
   const e = doc.getMap(META).get('epoch');
   return typeof e === 'number' ? e : 0;
 }
+
+/**
+ * A draft lineage's first state: the empty draft written by the fixed client id 0, so every
+ * process that starts a lineage (the session's rooms, the checkpointer) produces byte-identical
+ * structs — the same lineage, never duplicated content.
+ */
+export function genesis(draftId: string, epoch: number): Uint8Array {
+  const d = new Y.Doc({ gc: true });
+  d.clientID = 0;
+  draftToYDoc({ id: draftId, title: '', order: [], sections: {} }, d, epoch);
+  const u = Y.encodeStateAsUpdate(d);
+  d.destroy();
+  return u;
+}

@@ -1,9 +1,8 @@
 import jsonpatch from 'fast-json-patch';
 import * as Y from 'yjs';
-import { emptyDraft } from '@weft/core';
 import type { Op } from '@weft/core';
 import type { EventStore } from '@weft/store';
-import { applyOpsToYDoc, draftToYDoc, UpdateGuard, yDocToDraft } from '@weft/ydoc';
+import { applyOpsToYDoc, genesis, UpdateGuard, yDocToDraft } from '@weft/ydoc';
 import type { Room, RoomMirror } from '../rooms/room.ts';
 import type { CommittedStep } from '../rooms/types.ts';
 
@@ -95,19 +94,6 @@ export class DraftDoc implements RoomMirror {
   detach(live: Y.Doc): void {
     if (this.live === live) this.live = null;
   }
-}
-
-/**
- * The lineage's first state: the empty draft, written by the fixed client id 0, so every load of
- * the same draft produces byte-identical structs (the same lineage, never a duplicate).
- */
-export function genesis(draftId: string, epoch: number): Uint8Array {
-  const d = new Y.Doc({ gc: true });
-  d.clientID = 0;
-  draftToYDoc(emptyDraft(draftId), d, epoch);
-  const u = Y.encodeStateAsUpdate(d);
-  d.destroy();
-  return u;
 }
 
 /** Runs `f` and returns the Yjs update(s) it produced on `doc`, merged. */
