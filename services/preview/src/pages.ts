@@ -30,6 +30,7 @@ export function buildPage(o: BuildPageOptions): string {
 <meta http-equiv="Content-Security-Policy" content="${a(metaCsp(o.csp))}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
 <title>Build · ${a(o.draftId)}</title>
 ${o.css.map((h) => `<link rel="stylesheet" href="${a(h)}">`).join('\n')}
 <script src="${a(o.script)}" defer></script>
