@@ -101,6 +101,7 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
       sse.publish(draftId, null, [refusedEvent(r.refused, { version: r.version, opId: r.opId, actor: r.actor, turnId: r.turnId }, now())]);
     },
   });
+  rooms.keepWhile((id) => sse.has(id));
   const finishTurn = (draftId: string, turnId: string): Record<string, number> | null => {
     const done = turns.finish(draftId, turnId, now());
     if (!done) return null;
@@ -137,7 +138,7 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
   }
   const sweeper = setInterval(() => {
     void sessions.sweep().catch((e: unknown) => log.warn('session sweep failed', { error: String(e) }));
-    rooms.evictIdle(10 * 60_000, now(), (id) => sse.has(id));
+    rooms.evictIdle(10 * 60_000, now());
   }, 30_000);
   sweeper.unref();
 

@@ -87,6 +87,36 @@ describe('event log durability through the HTTP API', () => {
     }
   });
 
+  it('a commit whose answer is lost (committed, then the connection failed): UNAVAILABLE, and the retry returns the original version once', async () => {
+    const store = s.app.ctx.store;
+    const real = store.append.bind(store);
+    let fail = true;
+    store.append = (async (...args: Parameters<typeof real>) => {
+      const r = await real(...args);
+      if (fail) {
+        fail = false;
+        throw new Error('connection reset after COMMIT');
+      }
+      return r;
+    }) as typeof store.append;
+    try {
+      const before = await s.admin.getDraft('busy');
+      const body = { opId: 'lost-answer', ops: [{ op: 'replace', path: '/title', value: 'Lost answer' }] };
+      const e = await s.admin.submit('busy', body).catch((x: unknown) => x);
+      expect((e as WeftError).code).toBe('UNAVAILABLE');
+      expect((e as WeftError).status).toBe(503);
+      const retry = await s.admin.submit('busy', body);
+      expect(retry.version).toBe(before.version + 1);
+      expect(retry.replayed).toBe(true);
+      const next = await s.admin.submit('busy', { opId: 'after-lost', ops: [{ op: 'replace', path: '/title', value: 'Next' }] });
+      expect(next.version).toBe(before.version + 2);
+      const steps = await s.store.readSteps('busy', { after: before.version });
+      expect(steps.map((x) => x.opId)).toEqual(['lost-answer', 'after-lost']);
+    } finally {
+      store.append = real;
+    }
+  });
+
   it('a restarted service (rooms reloaded from the log) serves the same draft and keeps counting', async () => {
     const before = await s.admin.getDraft('busy');
     await s.restart();

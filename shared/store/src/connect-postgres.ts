@@ -9,6 +9,8 @@ export interface ConnectOptions {
   max?: number;
   /** Kills a connection left idle inside a transaction (RELIABILITY.md promise 4), default 60 s. */
   idleInTransactionTimeoutMs?: number;
+  /** Seconds to wait for a connection before a query fails (a down database answers fast), default 5. */
+  connectTimeoutS?: number;
 }
 
 export interface Connection {
@@ -20,6 +22,7 @@ export function connectPostgres(url: string, opts: ConnectOptions = {}): Connect
   const pg = postgres(url, {
     max: opts.max ?? 10,
     onnotice: () => {},
+    connect_timeout: opts.connectTimeoutS ?? 5,
     connection: { idle_in_transaction_session_timeout: opts.idleInTransactionTimeoutMs ?? 60_000 },
   });
   const db = new Kysely<DB>({ dialect: new PostgresJSDialect({ postgres: pg }) });

@@ -50,9 +50,14 @@ export function collabExtension(opts: { maxUpdateBytes?: number } = {}): Extensi
       const maxBytes = opts.maxUpdateBytes ?? ctx.config.maxBodyBytes;
       ctx.rooms.setMirrorFactory(async (room) => {
         const dd = await DraftDoc.load(ctx.store, room);
+        // A room reloaded while peers are connected (after an unknown commit outcome) takes over
+        // their document: live gets whatever the log has that it lacks.
+        const live = docs.get(room.draftId)?.live;
         docs.set(room.draftId, dd);
+        if (live) dd.attach(live);
         return dd;
       });
+      ctx.rooms.keepWhile((id) => docs.get(id)?.live != null);
       hocuspocus = new Hocuspocus({
         quiet: true,
         debounce: 0,
@@ -90,9 +95,9 @@ export function collabExtension(opts: { maxUpdateBytes?: number } = {}): Extensi
         },
         async beforeSync({ connection, type, payload, documentName }) {
           if ((type !== SYNC_STEP_2 && type !== SYNC_UPDATE) || connection.readOnly) return;
+          const room = await ctx.rooms.get(documentName); // reloads a room dropped after an unknown commit
           const dd = docs.get(documentName);
-          const room = ctx.rooms.peek(documentName);
-          if (!dd || !room) throw new CloseError(CloseCode.INTERNAL, 'INTERNAL');
+          if (!dd || !room || dd.room !== room) throw new CloseError(CloseCode.INTERNAL, 'INTERNAL');
           try {
             await guardUpdate(ctx, dd, connection, payload, maxBytes, clientOwner);
           } catch (e) {

@@ -14,9 +14,23 @@ export class RoomManager {
   private readonly roomOptions: RoomOptions;
   private mirrorFactory: ((room: Room) => Promise<RoomMirror>) | null = null;
 
+  private readonly keeps: ((draftId: string) => boolean)[] = [];
+
   constructor(store: EventStore, roomOptions: RoomOptions) {
     this.store = store;
-    this.roomOptions = roomOptions;
+    const onBroken = roomOptions.onBroken;
+    this.roomOptions = {
+      ...roomOptions,
+      onBroken: (room) => {
+        if (this.rooms.get(room.draftId) === room) this.rooms.delete(room.draftId);
+        onBroken?.(room);
+      },
+    };
+  }
+
+  /** Rooms for which any `keep` answers true are never evicted (open streams, Yjs peers). */
+  keepWhile(f: (draftId: string) => boolean): void {
+    this.keeps.push(f);
   }
 
   get size(): number {
@@ -59,10 +73,10 @@ export class RoomManager {
   }
 
   /** Drops rooms idle for longer than `idleMs` (their state lives in the log). */
-  evictIdle(idleMs: number, now: number, keep: (draftId: string) => boolean): number {
+  evictIdle(idleMs: number, now: number): number {
     let n = 0;
     for (const [id, room] of this.rooms) {
-      if (room.idle && now - room.lastActivity > idleMs && !keep(id)) {
+      if (room.idle && now - room.lastActivity > idleMs && !this.keeps.some((k) => k(id))) {
         this.rooms.delete(id);
         n++;
       }

@@ -24,6 +24,8 @@ export interface RoomOptions {
   maxBatch: number;
   /** Called once per committed batch, in version order, after COMMIT returned. */
   onCommitted: (steps: CommittedStep[]) => void;
+  /** The room's mirror may differ from the log (unknown commit outcome): drop it. */
+  onBroken?: (room: Room) => void;
   /** A step whose every op was refused (nothing to commit). */
   onRefused?: (draftId: string, r: { version: number; opId: string; actor: string; turnId: string | null; refused: CommittedStep['refused'] }) => void;
 }
@@ -65,6 +67,8 @@ export class Room {
   private lookups: Map<string, [(s: StoredStep | null) => void, (e: unknown) => void][]> | null = null;
   /** Set by the collaboration door when the draft's Yjs lineage doc is loaded. */
   mirror: RoomMirror | null = null;
+  /** Set when a commit's outcome is unknown; the room answers UNAVAILABLE until it is replaced. */
+  broken = false;
 
   constructor(draftId: string, draft: Draft, version: number, epoch: number, opts: RoomOptions) {
     this.draftId = draftId;
@@ -103,6 +107,7 @@ export class Room {
    */
   submitNow(req: SubmitRequest): Promise<SubmitOutcome> {
     this.lastActivity = this.opts.now();
+    if (this.broken) return failNow({ code: 'UNAVAILABLE', message: 'The draft is reloading from the log; retry with the same opId.' });
     if (req.baseVersion !== undefined && req.baseVersion !== this.version) {
       return failNow({ code: 'VERSION_CONFLICT', message: `baseVersion ${req.baseVersion} is not the current version ${this.version}; re-read the draft and rebase.`, currentVersion: this.version });
     }
@@ -243,13 +248,19 @@ export class Room {
     try {
       const r = await this.opts.store.append(this.draftId, expected, batch.map((p) => toNewStep(p)));
       if (r.ok) stored = r.value;
-      else if (r.error.code === 'VERSION_CONFLICT') {
-        error = { code: 'VERSION_CONFLICT', message: 'The draft was changed by another writer; retry with the same opId.', currentVersion: r.error.currentVersion };
-      } else {
-        error = r.error.code === 'IDEMPOTENCY_CONFLICT' ? idempotencyConflict(r.error.opId) : { code: 'NOT_FOUND', message: `Draft ${this.draftId} is gone.` };
+      else if (r.error.code === 'IDEMPOTENCY_CONFLICT') error = idempotencyConflict(r.error.opId);
+      else {
+        // Someone else moved the log (or the draft is gone): this mirror is stale. Reload.
+        this.inflight = null;
+        this.breakRoom(batch, { code: 'VERSION_CONFLICT', message: 'The draft changed underneath this room; retry with the same opId.', currentVersion: r.error.code === 'VERSION_CONFLICT' ? r.error.currentVersion : this.committedVersion });
+        return;
       }
     } catch (e) {
-      error = { code: 'UNAVAILABLE', message: `The event log is unavailable (${(e as Error).message}); nothing was stored — retry with the same opId.` };
+      // The outcome is unknown (the COMMIT may have landed): never guess. Answer UNAVAILABLE —
+      // a retry with the same opId is safe (durable idempotency) — and reload from the log.
+      this.inflight = null;
+      this.breakRoom(batch, { code: 'UNAVAILABLE', message: `The event log did not confirm this step (${(e as Error).message}); retry with the same opId: it is applied at most once.` });
+      return;
     }
     this.inflight = null;
     if (error) {
@@ -267,6 +278,20 @@ export class Room {
     } finally {
       if (this.pending.length > 0) this.scheduleFlush();
     }
+  }
+
+  /**
+   * The room can no longer vouch for its mirror: every uncommitted step is answered with the
+   * error, and the manager drops the room so the next request loads the draft from the log.
+   */
+  private breakRoom(batch: Pending[], error: RoomError): void {
+    this.broken = true;
+    const all = [...batch, ...this.pending.splice(0)];
+    for (const p of all) {
+      this.byOpId.delete(p.step.opId);
+      p.resolve(fail(error));
+    }
+    this.opts.onBroken?.(this);
   }
 
   /** Undo every uncommitted step (the failed batch and all queued after it), newest first. */
