@@ -11,7 +11,7 @@ import { WeftHttpClient } from '@weft/client';
 import { migrateToLatest } from '@weft/migrations';
 import { connectPostgres, EventStore, SessionStore, TokenStore } from '@weft/store';
 import { startPostgres } from '@weft/testing';
-import { collabExtension, listen, parseConfig, silentLogger } from '@weft/session';
+import { collabExtension, listen, parseConfig, silentLogger } from '../src/index.ts';
 import { sleep } from '../../../shared/testing/src/sim/index.ts';
 import { machineLine } from './machine.ts';
 
