@@ -186,9 +186,10 @@
       .then(function (r) { return r.json().then(function (j) { return [r.ok, j]; }); })
       .then(function (p) {
         if (p[0]) { addFeed({ kind: 'turn', actor: 'you', title: mode + ' → v' + p[1].version }); notice((mode === 'undo' ? 'Undone' : 'Redone') + ' (v' + p[1].version + ').', 'ok'); return; }
-        var msg = CONFLICT[p[1].code] ? CONFLICT[p[1].code].replace('%s', mode) : (p[1].message || p[1].code);
-        addFeed({ kind: 'refused', actor: 'you', title: mode + ' refused', lines: [{ path: p[1].path, text: msg }] });
-        notice(msg, p[1].code === 'NOTHING_TO_UNDO' ? 'info' : 'bad');
+        var err = p[1].error || p[1]; // the API answers { error: { code, message, path? } }
+        var msg = CONFLICT[err.code] ? CONFLICT[err.code].replace('%s', mode) : (err.message || err.code);
+        addFeed({ kind: 'refused', actor: 'you', title: mode + ' refused', lines: [{ path: err.path, text: msg }] });
+        notice(msg, err.code === 'NOTHING_TO_UNDO' ? 'info' : 'bad');
       })
       .catch(function (e) { notice(mode + ' failed: ' + e.message, 'bad'); });
   }
