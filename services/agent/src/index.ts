@@ -12,3 +12,7 @@ export { chatCompletions, ModelError } from './model-client.ts';
 export type { ModelConfig } from './model-config.ts';
 export { parseModelConfig, MODEL_OPTIONS } from './model-config.ts';
 export { catalogPromptText } from './prompt.ts';
+export type { AgentDeps, RunStatus, RunView } from './agent-http.ts';
+export { agentHandler, NO_MODEL_MESSAGE } from './agent-http.ts';
+export type { BriefRequest, BriefScope } from './brief-request.ts';
+export { parseBriefRequest, scopedBrief, scopePointer } from './brief-request.ts';

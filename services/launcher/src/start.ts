@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { agentHandler, parseModelConfig } from '@weft/agent';
 import { createMemoryBus, createNatsBus } from '@weft/bus';
 import { build as buildCheckpointer, parseConfig as parseCheckpointerConfig } from '@weft/checkpointer';
 import { migrateToLatest } from '@weft/migrations';
@@ -41,8 +42,12 @@ async function main(): Promise<void> {
   let url: string;
   let closeHttp: () => Promise<void>;
   if (services.has('session')) {
-    const session = await listen({ store, tokens, sessions: new SessionStore(conn.db), bus }, config, [collabExtension(), mcpExtension()], preview ? (req, res) => preview.handle(req, res) : undefined);
-    url = session.url;
+    // "Ask the agent": POST /agent/briefs, acting with the caller's token against this session.
+    const modelConfig = parseModelConfig(env);
+    let sessionUrl = '';
+    const agent = agentHandler({ sessionUrl: () => sessionUrl, model: modelConfig.ok ? modelConfig.value : null });
+    const session = await listen({ store, tokens, sessions: new SessionStore(conn.db), bus }, config, [collabExtension(), mcpExtension()], (req, res) => agent(req, res) || (preview?.handle(req, res) ?? false));
+    url = sessionUrl = session.url;
     closeHttp = () => session.close();
   } else {
     const server = createServer((req, res) => {

@@ -1,0 +1,219 @@
+// POST /agent/briefs: "ask the agent about this". The agent acts with the CALLER's token (it must
+// have write scope on the draft; checked against the session API first, refused as the session
+// refuses), joins the draft as a Yjs peer (presence and ghosts show to viewers) and runs the
+// model-driven builder in the background as one turn. Answers 202 { runId, turnId } at once;
+// GET /agent/briefs/:runId gives the status and, when done, the BuildReport. Bounded: at most
+// `maxRuns` runs at once per process, each with a time limit. Mounted by the launcher.
+import { createHash, randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ErrorCode } from '@weft/core';
+import { WeftHttpClient, WeftPeer } from '@weft/client';
+import { parseBriefRequest, scopedBrief } from './brief-request.ts';
+import type { BriefScope } from './brief-request.ts';
+import { buildFromBrief } from './model-builder.ts';
+import type { BuildReport } from './model-builder.ts';
+import { chatCompletions } from './model-client.ts';
+import type { Complete } from './model-client.ts';
+import type { ModelConfig } from './model-config.ts';
+import { catalogPromptText } from './prompt.ts';
+import { PeerBuildTransport } from './transport.ts';
+import type { BuildTransport } from './transport.ts';
+
+export interface AgentDeps {
+  /** Base URL of the session API (http://host:port); a function when known only after listen. */
+  sessionUrl: string | (() => string);
+  /** null: no model endpoint configured; POST answers 503 UNAVAILABLE. */
+  model: ModelConfig | null;
+  /** Runs at once per process (default 2). */
+  maxRuns?: number;
+  /** Time limit of one run in ms (default 120 000); the model call is aborted after it. */
+  timeLimitMs?: number;
+  /** Tests: a Complete other than chatCompletions(model). */
+  complete?: (signal: AbortSignal) => Complete;
+}
+
+export type RunStatus = 'running' | 'done' | 'failed';
+export interface RunView {
+  runId: string;
+  turnId: string;
+  draftId: string;
+  scope: BriefScope | null;
+  status: RunStatus;
+  startedAt: string;
+  finishedAt: string | null;
+  report: BuildReport | null;
+  error: { code: string; message: string } | null;
+}
+interface Run extends RunView { owner: string }
+
+export const NO_MODEL_MESSAGE = 'No model endpoint is configured: set WEFT_MODEL_URL (any OpenAI-compatible /chat/completions), WEFT_MODEL and WEFT_MODEL_KEY.';
+const KEEP_RUNS = 200;
+const MAX_BODY = 16 * 1024;
+
+type Handler = ((req: IncomingMessage, res: ServerResponse) => boolean) & {
+  /** Resolves when every running run has ended (tests, shutdown). */
+  idle(): Promise<void>;
+};
+
+export function agentHandler(deps: AgentDeps): Handler {
+  const runs = new Map<string, Run>();
+  const active = new Map<string, Promise<void>>();
+  const maxRuns = deps.maxRuns ?? 2;
+  const timeLimitMs = deps.timeLimitMs ?? 120_000;
+  const base = (): string => (typeof deps.sessionUrl === 'function' ? deps.sessionUrl() : deps.sessionUrl).replace(/\/$/, '');
+
+  const start = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (!deps.model && !deps.complete) return fail(res, 'UNAVAILABLE', NO_MODEL_MESSAGE);
+    const token = bearer(req);
+    if (!token) return fail(res, 'UNAUTHORIZED', 'Send "Authorization: Bearer <token>": the agent acts with your token.');
+    let body: unknown;
+    try {
+      body = JSON.parse(await readBody(req));
+    } catch (e) {
+      return (e as { tooLarge?: boolean }).tooLarge ? fail(res, 'PAYLOAD_TOO_LARGE', `The body exceeds ${MAX_BODY} bytes.`) : fail(res, 'MALFORMED_JSON', 'The body is not valid JSON.');
+    }
+    const parsed = parseBriefRequest(body);
+    if (!parsed.ok) return fail(res, 'BAD_REQUEST', parsed.error);
+    const { draftId, brief, scope } = parsed.value;
+
+    // The caller's token must read the draft and write it: asked of the session, answered as it answers.
+    const http = new WeftHttpClient(base(), token);
+    const denied = await checkWrite(http, draftId);
+    if (denied) return sendJson(res, denied.status, { error: denied.error });
+    if (active.size >= maxRuns) return fail(res, 'RATE_LIMITED', `The agent already runs ${maxRuns} briefs; retry when one has finished.`);
+
+    const runId = `run-${randomUUID().slice(0, 12)}`;
+    const turnId = `agent-${randomUUID().slice(0, 12)}`;
+    const run: Run = { runId, turnId, draftId, scope: scope ?? null, status: 'running', startedAt: new Date().toISOString(), finishedAt: null, report: null, error: null, owner: digest(token) };
+    runs.set(runId, run);
+    for (const id of runs.keys()) if (runs.size > KEEP_RUNS && runs.get(id)!.status !== 'running') runs.delete(id);
+    const p = execute(run, http, brief, scope).finally(() => active.delete(runId));
+    active.set(runId, p);
+    sendJson(res, 202, { runId, turnId, status: 'running' });
+  };
+
+  const execute = async (run: Run, http: WeftHttpClient, brief: string, scope: BriefScope | undefined): Promise<void> => {
+    const ac = new AbortController();
+    const timer = setTimeout(() => ac.abort(new Error(`the run took longer than ${timeLimitMs} ms`)), timeLimitMs);
+    let peer: WeftPeer | null = null;
+    try {
+      const presence = { name: 'Agent', color: '#7c3aed', selection: scope ?? null };
+      peer = await WeftPeer.join({ url: base(), draftId: run.draftId, token: http.token, presence, timeoutMs: 10_000 });
+      const transport = turnTransport(new PeerBuildTransport(peer), http, run.draftId);
+      const complete = deps.complete ? deps.complete(ac.signal) : chatCompletions(deps.model!, { signal: ac.signal });
+      const report = await buildFromBrief({
+        brief: scopedBrief(brief, peer.draft(), scope), transport, complete, systemPrompt: catalogPromptText(), turnId: run.turnId,
+      });
+      run.report = report;
+      run.status = 'done';
+    } catch (e) {
+      run.status = 'failed';
+      const code = typeof (e as { code?: unknown }).code === 'string' && (e as { code: string }).code in ErrorCode ? (e as { code: string }).code : ac.signal.aborted ? 'UNAVAILABLE' : 'INTERNAL';
+      const reason = ac.signal.aborted ? String((ac.signal.reason as Error | undefined)?.message ?? 'time limit') : (e as Error).message;
+      run.error = { code, message: `The agent stopped: ${reason}` };
+    } finally {
+      clearTimeout(timer);
+      run.finishedAt = new Date().toISOString();
+      peer?.close();
+    }
+  };
+
+  const status = async (req: IncomingMessage, res: ServerResponse, runId: string): Promise<void> => {
+    const token = bearer(req);
+    if (!token) return fail(res, 'UNAUTHORIZED', 'Send "Authorization: Bearer <token>".');
+    const run = runs.get(runId);
+    // Only the token that started a run sees it; others learn nothing, not even that it exists.
+    if (!run || run.owner !== digest(token)) return fail(res, 'NOT_FOUND', `No run "${runId}" (or not yours).`);
+    const { owner: _owner, ...view } = run;
+    sendJson(res, 200, view satisfies RunView);
+  };
+
+  const handle = ((req: IncomingMessage, res: ServerResponse): boolean => {
+    const path = (req.url ?? '').split('?')[0] ?? '';
+    if (path !== '/agent/briefs' && !path.startsWith('/agent/briefs/')) return false;
+    const go = async (): Promise<void> => {
+      if (path === '/agent/briefs' && req.method === 'POST') return start(req, res);
+      const m = /^\/agent\/briefs\/([A-Za-z0-9-]{1,64})$/.exec(path);
+      if (m && req.method === 'GET') return status(req, res, m[1]!);
+      return fail(res, 'NOT_FOUND', 'POST /agent/briefs or GET /agent/briefs/:runId.');
+    };
+    go().catch((e: unknown) => {
+      if (!res.headersSent) fail(res, 'INTERNAL', (e as Error).message);
+      else res.end();
+    });
+    return true;
+  }) as Handler;
+  handle.idle = async () => {
+    while (active.size > 0) await Promise.allSettled([...active.values()]);
+  };
+  return handle;
+}
+
+/** The peer writes; the turn is finished (RUN_FINISHED with its summary) through HTTP, and the
+ *  step being written is the agent's ghost until the next one (cleared when the turn ends). */
+function turnTransport(peer: PeerBuildTransport, http: WeftHttpClient, draftId: string): BuildTransport {
+  return {
+    draft: () => peer.draft(),
+    async submit(ops, opts) {
+      peer.ghost(ops[0] ?? null);
+      return peer.submit(ops, opts);
+    },
+    async finishTurn(turnId) {
+      peer.ghost(null);
+      return (await http.finishTurn(draftId, turnId)).summary;
+    },
+    presence: (p) => peer.presence(p),
+    ghost: (op) => peer.ghost(op),
+    close: () => peer.close(),
+  };
+}
+
+/** null when the token may write the draft; else the session's own refusal (status and error). */
+async function checkWrite(http: WeftHttpClient, draftId: string): Promise<{ status: number; error: { code: string; message: string } } | null> {
+  const asked = async (method: string, path: string): Promise<{ status: number; error: { code: string; message: string } | null }> => {
+    const r = await fetch(http.baseUrl + path, { method, headers: { authorization: `Bearer ${http.token}` } });
+    const j = (await r.json().catch(() => null)) as { error?: { code: string; message: string } } | null;
+    return { status: r.status, error: r.ok ? null : (j?.error ?? { code: 'INTERNAL', message: `the session answered ${r.status}` }) };
+  };
+  const read = await asked('GET', `/v1/drafts/${encodeURIComponent(draftId)}`);
+  if (read.error) return { status: read.status, error: read.error };
+  // Finishing a turn that was never opened needs write and changes nothing: 404 "no open turn"
+  // means the scope is there; 403 is the session's refusal.
+  const write = await asked('POST', `/v1/drafts/${encodeURIComponent(draftId)}/turns/probe-${randomUUID().slice(0, 12)}/finish`);
+  if (write.status === 404 || !write.error) return null;
+  return { status: write.status, error: write.error };
+}
+
+function bearer(req: IncomingMessage): string | null {
+  const h = req.headers.authorization;
+  return h && h.startsWith('Bearer ') && h.length > 7 ? h.slice(7).trim() : null;
+}
+
+const digest = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let size = 0;
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY && size - c.length <= MAX_BODY) {
+        // Keep reading (and dropping) so the 413 can still be answered on this socket.
+        reject(Object.assign(new Error('too large'), { tooLarge: true }));
+        return;
+      }
+      if (size <= MAX_BODY) chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  res.end(JSON.stringify(body));
+}
+
+function fail(res: ServerResponse, code: ErrorCode, message: string): void {
+  sendJson(res, ErrorCode[code].status, { error: { code, message } });
+}
