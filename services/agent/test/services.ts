@@ -1,0 +1,68 @@
+// Spawned services for the agent's e2e tests: the launcher (session service on a test Postgres
+// database) and a local fake OpenAI-compatible endpoint that replays recorded answers.
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestDatabase } from '@weft/testing';
+
+const LAUNCHER = fileURLToPath(new URL('../../launcher/src/start.ts', import.meta.url));
+
+/** The launcher with the session service (and the agent's /agent/briefs) on a test database. */
+export async function startSession(db: TestDatabase, admin: string, env: Record<string, string> = {}): Promise<{ url: string; proc: ChildProcess }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', LAUNCHER], {
+    env: { ...process.env, DATABASE_URL: db.url, WEFT_SERVICES: 'session', PORT: '0', HOST: '127.0.0.1', WEFT_ADMIN_TOKEN: admin, WEFT_DATA_DIR: mkdtempSync(join(tmpdir(), 'weft-agent-')), NATS_URL: '', WEFT_MODEL_URL: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const t = setTimeout(() => reject(new Error(`session did not start:\n${out}`)), 60_000);
+    const read = (b: Buffer) => {
+      out += b.toString();
+      const m = /running at (http:\/\/[^\s]+)/.exec(out);
+      if (m) {
+        clearTimeout(t);
+        resolve(m[1]!);
+      }
+    };
+    proc.stdout!.on('data', read);
+    proc.stderr!.on('data', read);
+    proc.once('exit', (code) => reject(new Error(`session exited ${code}:\n${out}`)));
+  });
+  return { url, proc };
+}
+
+/** An OpenAI-compatible /chat/completions that replays answers, streamed as SSE deltas. */
+export function fakeModel(answers: string[]): Promise<{ url: string; server: Server; requests: { messages: { role: string; content: string }[]; stream: boolean }[] }> {
+  const requests: { messages: { role: string; content: string }[]; stream: boolean }[] = [];
+  let i = 0;
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
+        res.writeHead(404).end();
+        return;
+      }
+      const j = JSON.parse(body) as { messages: { role: string; content: string }[]; stream?: boolean };
+      requests.push({ messages: j.messages, stream: j.stream === true });
+      const text = answers[Math.min(i++, answers.length - 1)] ?? '';
+      if (!j.stream) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: text } }] }));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (let at = 0; at < text.length; at += 23) res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: text.slice(at, at + 23) } }] })}\n\n`);
+      res.end('data: [DONE]\n\n');
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
+    const a = server.address();
+    resolve({ url: `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/v1`, server, requests });
+  }));
+}
+
