@@ -97,7 +97,8 @@ export function agentHandler(deps: AgentDeps): Handler {
     const timer = setTimeout(() => ac.abort(new Error(`the run took longer than ${timeLimitMs} ms`)), timeLimitMs);
     let peer: WeftPeer | null = null;
     try {
-      const presence = { name: 'Agent', color: '#7c3aed', selection: scope ?? null };
+      // `agent: true`: it shares the caller's user id, so viewers tell it apart by this flag.
+      const presence = { name: 'Agent', color: '#7c3aed', agent: true, selection: scope ?? null };
       peer = await WeftPeer.join({ url: base(), draftId: run.draftId, token: http.token, presence, timeoutMs: 10_000 });
       const transport = turnTransport(new PeerBuildTransport(peer), http, run.draftId);
       const complete = deps.complete ? deps.complete(ac.signal) : chatCompletions(deps.model!, { signal: ac.signal });
@@ -131,6 +132,12 @@ export function agentHandler(deps: AgentDeps): Handler {
   const handle = ((req: IncomingMessage, res: ServerResponse): boolean => {
     const path = (req.url ?? '').split('?')[0] ?? '';
     if (path !== '/agent/briefs' && !path.startsWith('/agent/briefs/')) return false;
+    // Bearer tokens, no cookies: any origin may call (the Build view may be served elsewhere).
+    res.setHeader('access-control-allow-origin', '*');
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { 'access-control-allow-methods': 'GET, POST', 'access-control-allow-headers': 'authorization, content-type', 'access-control-max-age': '600' }).end();
+      return true;
+    }
     const go = async (): Promise<void> => {
       if (path === '/agent/briefs' && req.method === 'POST') return start(req, res);
       const m = /^\/agent\/briefs\/([A-Za-z0-9-]{1,64})$/.exec(path);

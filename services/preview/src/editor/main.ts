@@ -91,9 +91,11 @@ function readPeers(): void {
   const mine = peer.doc.clientID;
   others = peer.peers().filter((s) => s.clientId !== mine && s.user).map((s) => {
     const pr = (s.presence ?? {}) as Record<string, unknown>;
-    const id = s.user?.id ?? 'someone';
+    // An agent acting with someone's token has their user id: its presence says it is an agent.
+    const agent = pr['agent'] === true;
+    const id = `${s.user?.id ?? 'someone'}${agent ? '·agent' : ''}`;
     const selection = pr['selection'] && typeof (pr['selection'] as Sel).sectionId === 'string' ? (pr['selection'] as Sel) : null;
-    return { clientId: s.clientId, id, kind: s.user?.kind ?? 'human', name: typeof pr['name'] === 'string' ? (pr['name'] as string).slice(0, 40) : id, color: colorOf(id), selection, ghost: pr['ghost'] ?? null };
+    return { clientId: s.clientId, id, kind: agent ? 'agent' : (s.user?.kind ?? 'human'), name: typeof pr['name'] === 'string' ? (pr['name'] as string).slice(0, 40) : id, color: colorOf(id), selection, ghost: pr['ghost'] ?? null };
   });
 }
 
@@ -428,17 +430,76 @@ function palette(s: SurfaceSection, cid: string): HTMLElement {
   return h('div', { class: 'wb-palette' }, h('h3', {}, 'Add a component'), h('div', { class: 'wb-inline' }, pick, add));
 }
 
+// "Ask the agent about this": POST /agent/briefs with the selected component's scope and this
+// viewer's token (the agent acts with it, as a peer: its presence and ghost come through
+// awareness like anyone's). The run is followed in the activity feed until it ends.
 function askAgent(sid: string, cid: string): HTMLElement {
   const brief = h('textarea', { id: 'wb-brief', rows: '2', placeholder: 'What should the agent do with this? e.g. "make this hero punchier"', 'data-field': 'brief' });
-  const out = h('pre', { class: 'wb-brief-out', id: 'wb-brief-out', hidden: true });
-  const go = btn('Ask the agent about this', 'Prepare a scoped brief for the reference agent', () => {
-    const scope = { draftId: draft.id, sectionId: sid, componentId: cid, path: compPath(sid, cid) };
-    const payload = { brief: brief.value.trim() || `Improve ${cid}`, scope };
-    out.textContent = JSON.stringify(payload, null, 2);
-    out.hidden = false;
-    void navigator.clipboard?.writeText(out.textContent).then(() => notice('Brief with scope copied: hand it to the model-driven agent.', 'ok'), () => notice('Brief prepared below: copy it to the agent.', 'info'));
+  const go = btn('Ask the agent about this', 'Send this brief, scoped to the selected component, to the reference agent', () => {
+    const text = brief.value.trim() || `Improve ${cid}`;
+    go.setAttribute('disabled', '');
+    void sendBrief(text, { sectionId: sid, componentId: cid }).finally(() => go.removeAttribute('disabled'));
   }, { id: 'wb-ask' });
-  return h('details', { class: 'wb-ask' }, h('summary', {}, 'Ask the agent about this'), brief, go, out);
+  return h('details', { class: 'wb-ask' }, h('summary', {}, 'Ask the agent about this'), brief, go);
+}
+
+interface RunView { runId: string; turnId: string; status: 'running' | 'done' | 'failed'; error: { code: string; message: string } | null; report: { steps: { status: string }[]; said: string[]; stoppedBy: string } | null }
+
+async function sendBrief(text: string, scope: Sel): Promise<void> {
+  if (!me) return;
+  const base = (document.body.getAttribute('data-session-url') || location.origin).replace(/\/$/, '');
+  const auth = { authorization: `Bearer ${me.token}` };
+  const where = compPath(scope.sectionId, scope.componentId ?? 'root');
+  const feed = (kind: string, title: string, lines: { path?: string; text: string }[] = []): void => hooks()?.feed({ kind, actor: 'agent', title, lines, mine: true });
+  let started: { runId: string; turnId: string };
+  try {
+    const r = await fetch(`${base}/agent/briefs`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ draftId: draft.id, brief: text, scope }) });
+    const j = (await r.json().catch(() => null)) as ({ runId: string; turnId: string } & { error?: { message?: string } }) | null;
+    if (!r.ok || !j) {
+      const msg = j?.error?.message ?? `the agent answered ${r.status}`;
+      feed('refused', 'could not start', [{ path: where, text: msg }]);
+      notice(`The agent could not start: ${msg}`, 'bad');
+      return;
+    }
+    started = j;
+  } catch (e) {
+    feed('refused', 'could not start', [{ path: where, text: (e as Error).message }]);
+    return;
+  }
+  feed('turn', `started on ${scope.componentId ?? scope.sectionId}`, [{ path: where, text: text.slice(0, 200) }]);
+  notice('The agent is on it: its work shows in the feed and the preview.', 'ok');
+  // Poll until the run ends (the server bounds each run in time; this bounds the wait too).
+  for (let i = 0; i < 300; i++) {
+    await new Promise((res) => setTimeout(res, i < 10 ? 300 : 1000));
+    let v: RunView;
+    try {
+      const r = await fetch(`${base}/agent/briefs/${encodeURIComponent(started.runId)}`, { headers: auth });
+      if (!r.ok) continue;
+      v = (await r.json()) as RunView;
+    } catch {
+      continue;
+    }
+    if (v.status === 'running') continue;
+    if (v.status === 'failed' || !v.report) {
+      feed('refused', 'stopped', [{ text: v.error?.message ?? 'the run failed' }]);
+      notice(v.error?.message ?? 'The agent stopped.', 'bad');
+      return;
+    }
+    feed('turn', `finished: ${runSummary(v.report)}`, v.report.said.map((s) => ({ text: s })));
+    return;
+  }
+  feed('refused', 'no answer', [{ text: 'The run did not report back in time.' }]);
+}
+
+function runSummary(r: NonNullable<RunView['report']>): string {
+  const n = (st: string): number => r.steps.filter((s) => s.status === st).length;
+  const ok = n('applied') + n('repaired');
+  const parts = [`${ok} step${ok === 1 ? '' : 's'} applied`];
+  if (n('repaired')) parts.push(`${n('repaired')} repaired`);
+  const bad = n('refused') + n('unreadable') + n('over-budget');
+  if (bad) parts.push(`${bad} refused`);
+  if (r.stoppedBy !== 'done') parts.push(`stopped by ${r.stoppedBy}`);
+  return parts.join(', ');
 }
 
 function sectionPanel(s: SurfaceSection): Node[] {
