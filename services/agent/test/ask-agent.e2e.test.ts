@@ -1,6 +1,7 @@
 // "Ask the agent about this" end to end: the launcher (session + /agent/briefs) with a fake
 // OpenAI-compatible endpoint; the agent acts with the caller's token as a Yjs peer, in one turn.
 import { createServer } from 'node:http';
+import { chromium } from 'playwright-core';
 import type { ChildProcess } from 'node:child_process';
 import { WeftHttpClient, WeftPeer } from '@weft/client';
 import type { AgUiEvent } from '@weft/protocol';
@@ -24,6 +25,8 @@ const ANSWER = [
   '{"ops":[{"op":"replace","path":"/sections/hero/components/title/props/text","value":"Beans that wake you up"}]}',
   '{"done":true}',
 ].join('\n');
+/** The second model call (the Build view's button): the lede, this time. */
+const ANSWER_BROWSER = '{"ops":[{"op":"replace","path":"/sections/hero/components/lede/props/text","value":"Roasted on Monday, at your door on Wednesday."}]}\n{"say":"Made the lede concrete."}';
 
 async function post(url: string, token: string | null, body: unknown): Promise<{ status: number; json: any }> {
   const r = await fetch(`${url}/agent/briefs`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
@@ -36,9 +39,9 @@ describe('POST /agent/briefs', () => {
   let model: Awaited<ReturnType<typeof fakeModel>>;
   let admin: WeftHttpClient;
   beforeAll(async () => {
-    model = await fakeModel([ANSWER]);
+    model = await fakeModel([ANSWER, ANSWER_BROWSER]);
     db = await createTestDatabase();
-    session = await startSession(db, ADMIN, { WEFT_MODEL_URL: model.url, WEFT_MODEL: 'recorded' });
+    session = await startSession(db, ADMIN, { WEFT_MODEL_URL: model.url, WEFT_MODEL: 'recorded', WEFT_SERVICES: 'session,preview' });
     admin = new WeftHttpClient(session.url, ADMIN);
     await admin.createDraft('ask');
     await admin.submit('ask', { opId: 'seed-hero', ops: [{ op: 'add', path: '/sections/hero', value: HERO }, { op: 'add', path: '/order/-', value: 'hero' }] });
@@ -139,6 +142,34 @@ describe('POST /agent/briefs', () => {
     expect((await post(session.url, ro, { draftId: 'ask' })).json.error.code).toBe('BAD_REQUEST');
     expect(model.requests.length).toBe(calls);
   });
+
+  it('the Build view\'s button sends the selected component\'s brief; the feed shows the run and the preview the change', async () => {
+    const { token } = await admin.mintToken({ actor: { id: 'bea', kind: 'human' }, scopes: { ask: ['read', 'write'] } });
+    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1440, height: 880 } });
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(`${session.url}/build/ask`);
+      await page.fill('#wb-token', token);
+      await page.press('#wb-token', 'Enter');
+      await page.click('#wb-outline [data-key="hero/lede"]', { timeout: 15_000 });
+      await page.waitForSelector('#wb-inspector .wb-insp-head code:text-is("lede")');
+      await page.click('#wb-inspector .wb-ask summary');
+      await page.fill('#wb-brief', 'Make the lede concrete.');
+      await page.click('#wb-ask');
+      await page.waitForSelector('#wb-feed .wb-item:has-text("started on lede")', { timeout: 10_000 });
+      await page.waitForSelector('#wb-feed .wb-item:has-text("finished: 1 step applied")', { timeout: 15_000 });
+      await page.waitForSelector('#wb-feed .wb-item:has-text("Made the lede concrete.")');
+      await page.frameLocator('#wb-frame').locator('[data-component-id="lede"]:has-text("Roasted on Monday")').waitFor({ timeout: 10_000 });
+      const user = model.requests.at(-1)!.messages.find((m) => m.role === 'user')!.content;
+      expect(user).toContain('/sections/hero/components/lede');
+      expect(user).toContain('Make the lede concrete.');
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 50_000);
 });
 
 describe('POST /agent/briefs without a model endpoint', () => {
