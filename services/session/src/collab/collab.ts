@@ -187,7 +187,16 @@ async function guardUpdate(ctx: Ctx, dd: DraftDoc, connection: Connection, updat
   // message can touch the guard: revert now, for everyone, as one update.
   const out = await pending;
   if (out.ok) return;
-  const inverse = dd.guard.revert();
+  if (out.error.code === 'UNAVAILABLE' || out.error.code === 'INTERNAL') {
+    // The room could not vouch for the log (it reloads): the sender's update is neither applied
+    // nor reverted. Close it; on reconnect it sends the update again and it is judged afresh.
+    throw new CloseError(CloseCode.INTERNAL, out.error.code);
+  }
+  const inverse = dd.guard.revert(); // now, before any other update touches the lineage
+  // Live only holds committed steps: the refused update may build on steps still in flight, so
+  // update+inverse goes to live after them, in log order — no peer sees a state the log lacks.
+  const upTo = dd.room.version;
+  if (!(await dd.room.whenCommitted(upTo))) throw new CloseError(CloseCode.INTERNAL, 'UNAVAILABLE');
   if (dd.live) Y.applyUpdate(dd.live, Y.mergeUpdates([update, inverse]), dd.origin);
   const refused = Array.isArray(out.error['refused']) ? (out.error['refused'] as YjsRefusalMessage['refused']) : [];
   const msg: YjsRefusalMessage & { code: string; message: string } = {

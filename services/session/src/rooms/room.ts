@@ -69,6 +69,7 @@ export class Room {
   mirror: RoomMirror | null = null;
   /** Set when a commit's outcome is unknown; the room answers UNAVAILABLE until it is replaced. */
   broken = false;
+  private readonly commitWaiters: { version: number; resolve: (ok: boolean) => void }[] = [];
 
   constructor(draftId: string, draft: Draft, version: number, epoch: number, opts: RoomOptions) {
     this.draftId = draftId;
@@ -275,6 +276,7 @@ export class Room {
     try {
       this.mirror?.committed(batch.map((p) => p.step));
       this.opts.onCommitted(batch.map((p) => p.step));
+      this.settleWaiters();
     } finally {
       if (this.pending.length > 0) this.scheduleFlush();
     }
@@ -291,6 +293,7 @@ export class Room {
       this.byOpId.delete(p.step.opId);
       p.resolve(fail(error));
     }
+    this.settleWaiters();
     this.opts.onBroken?.(this);
   }
 
@@ -305,6 +308,7 @@ export class Room {
     }
     this.version = this.committedVersion;
     this.mirror?.rolledBack(all.map((p) => p.step));
+    this.settleWaiters();
     for (const p of all) p.resolve(fail(error));
   }
 
@@ -322,6 +326,23 @@ export class Room {
     const uncommitted = [...(this.inflight ?? []), ...this.pending];
     for (let i = uncommitted.length - 1; i >= 0; i--) applyOpsUnchecked(draft, uncommitted[i]!.step.inverse);
     return { draft, version: this.committedVersion };
+  }
+
+  /** Resolves true once `version` is committed (false if the room breaks first). */
+  whenCommitted(version: number): Promise<boolean> {
+    if (version <= this.committedVersion) return Promise.resolve(true);
+    if (this.broken) return Promise.resolve(false);
+    return new Promise((resolve) => this.commitWaiters.push({ version, resolve }));
+  }
+
+  private settleWaiters(): void {
+    for (let i = this.commitWaiters.length - 1; i >= 0; i--) {
+      const w = this.commitWaiters[i]!;
+      if (this.broken || w.version <= this.committedVersion) {
+        this.commitWaiters.splice(i, 1);
+        w.resolve(!this.broken);
+      }
+    }
   }
 
   /** Waits for every queued step to commit (for shutdown and tests). */
