@@ -170,6 +170,43 @@ describe('POST /agent/briefs', () => {
       await browser.close();
     }
   }, 50_000);
+
+  it('is bounded: a second run beyond maxRuns gets 429, and a run past its time limit stops, finishing its turn', async () => {
+    const { token } = await admin.mintToken({ actor: { id: 'cy', kind: 'human' }, scopes: { ask: ['read', 'write'] } });
+    // A model that writes one step, then never ends until the run's signal aborts it.
+    const stuck = (signal: AbortSignal) => async function* () {
+      yield '{"ops":[{"op":"replace","path":"/sections/hero/components/title/props/level","value":2}]}\n';
+      await new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+    };
+    const handle = agentHandler({ sessionUrl: session.url, model: null, complete: stuck, maxRuns: 1, timeLimitMs: 1500 });
+    const server = createServer((req, res) => {
+      if (!handle(req, res)) res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const a = server.address();
+    const url = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
+    try {
+      const first = await post(url, token, { draftId: 'ask', brief: 'Smaller title.', scope: { sectionId: 'hero', componentId: 'title' } });
+      expect(first.status).toBe(202);
+      const second = await post(url, token, { draftId: 'ask', brief: 'Again.' });
+      expect(second.status).toBe(429);
+      expect(second.json.error.code).toBe('RATE_LIMITED');
+      await handle.idle();
+      const run = await (await fetch(`${url}/agent/briefs/${first.json.runId}`, { headers: { authorization: `Bearer ${token}` } })).json();
+      expect(run.status).toBe('failed');
+      expect(run.error.message).toContain('longer than 1500 ms');
+      // The step written before the limit stays, and its turn was finished (RUN_FINISHED).
+      const steps = (await admin.events('ask', 0, 1000)).steps.filter((st) => st.turnId === first.json.turnId);
+      expect(steps).toHaveLength(1);
+      expect((await admin.getDraft('ask')).draft.sections['hero']!.components['title']!.props!['level']).toBe(2);
+      // Finished already: the session has no open turn by that id any more.
+      await expect(admin.finishTurn('ask', first.json.turnId)).rejects.toMatchObject({ status: 404 });
+      expect((await post(url, token, { draftId: 'ask', brief: 'Now there is room.' })).status).toBe(202);
+      await handle.idle();
+    } finally {
+      server.close();
+    }
+  }, 30_000);
 });
 
 describe('POST /agent/briefs without a model endpoint', () => {
