@@ -125,4 +125,20 @@ describe('event log durability through the HTTP API', () => {
     const r = await s.admin.submit('busy', { opId: 'after-restart', ops: [{ op: 'replace', path: '/title', value: 'Again' }] });
     expect(r.version).toBe(before.version + 1);
   });
+
+  it('an old opId retried after a restart (not in memory), in one batch with new steps: replayed once, the new ones commit', async () => {
+    await s.restart();
+    const head = (await s.admin.getDraft('busy')).version;
+    const old = s.admin.submit('busy', { opId: 'retry-1', ops: [{ op: 'replace', path: '/title', value: 'Once' }] });
+    const fresh = Array.from({ length: 5 }, (_, i) => s.admin.submit('busy', { opId: `fresh-${i}`, ops: [{ op: 'replace', path: '/title', value: `fresh ${i}` }] }));
+    const [o, ...f] = await Promise.all([old, ...fresh]);
+    expect(o!.replayed).toBe(true);
+    expect(o!.version).toBeLessThanOrEqual(head);
+    expect(f.map((x) => x.version).sort((a, b) => a - b)).toEqual([head + 1, head + 2, head + 3, head + 4, head + 5]);
+    const steps = await s.store.readSteps('busy', { after: 0, limit: 100_000 });
+    expect(steps.filter((x) => x.opId === 'retry-1')).toHaveLength(1);
+    expect(steps.map((x) => x.version)).toEqual(steps.map((_, i) => i + 1));
+    const other = await s.admin.submit('busy', { opId: 'retry-1', ops: [{ op: 'replace', path: '/title', value: 'Different' }] }).catch((x: unknown) => x);
+    expect((other as WeftError).code).toBe('IDEMPOTENCY_CONFLICT');
+  });
 });

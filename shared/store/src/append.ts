@@ -81,9 +81,9 @@ export async function append(db: Kysely<DB>, draftId: string, expectedVersion: n
     if (e instanceof Conflict) return err(e.error);
     if (pgCode(e) === '23505') {
       // Which opId? Look it up after the rollback (the detail text is driver-specific).
-      const hit = await db.selectFrom('events').select('op_id').where('draft_id', '=', draftId)
-        .where('op_id', 'in', steps.map((s) => s.opId)).executeTakeFirst();
-      if (hit !== undefined) return err({ code: 'IDEMPOTENCY_CONFLICT', opId: hit.op_id });
+      const hits = await db.selectFrom('events').select('op_id').where('draft_id', '=', draftId)
+        .where('op_id', 'in', steps.map((s) => s.opId)).orderBy('version').execute();
+      if (hits.length > 0) return err({ code: 'IDEMPOTENCY_CONFLICT', opId: hits[0]!.op_id, ...(hits.length > 1 ? { opIds: hits.map((h) => h.op_id) } : {}) });
       // A (draft_id, version) clash cannot happen behind the guard; report it as a conflict anyway.
       const d = await db.selectFrom('drafts').select('head_version').where('id', '=', draftId).executeTakeFirstOrThrow();
       return err({ code: 'VERSION_CONFLICT', currentVersion: int(d.head_version) });

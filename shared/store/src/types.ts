@@ -53,7 +53,8 @@ export interface StoredStep {
 
 export type AppendError =
   | { code: 'VERSION_CONFLICT'; currentVersion: number }
-  | { code: 'IDEMPOTENCY_CONFLICT'; opId: string }
+  /** `opIds`: every opId of the batch already in the log (nothing was written). */
+  | { code: 'IDEMPOTENCY_CONFLICT'; opId: string; opIds?: string[] }
   | { code: 'NOT_FOUND'; draftId: string };
 
 export interface Snapshot {

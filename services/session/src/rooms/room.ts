@@ -31,6 +31,7 @@ export interface RoomOptions {
 }
 
 interface Pending {
+  req: SubmitRequest;
   step: CommittedStep;
   bodyHash: string;
   result: StepResult;
@@ -64,7 +65,6 @@ export class Room {
   private readonly turnOps = new Map<string, number>();
   private readonly buckets = new Map<string, TokenBucket>();
   private flushScheduled = false;
-  private lookups: Map<string, [(s: StoredStep | null) => void, (e: unknown) => void][]> | null = null;
   /** Set by the collaboration door when the draft's Yjs lineage doc is loaded. */
   mirror: RoomMirror | null = null;
   /** Set when a commit's outcome is unknown; the room answers UNAVAILABLE until it is replaced. */
@@ -88,13 +88,10 @@ export class Room {
   /** Runs one step through the pipeline and resolves once it is committed (or refused). */
   async submit(req: SubmitRequest): Promise<SubmitOutcome> {
     this.lastActivity = this.opts.now();
-    let known: Pending | StoredStep | null;
-    try {
-      known = await this.lookup(req.opId);
-    } catch (e) {
-      return fail({ code: 'UNAVAILABLE', message: `The event log is unavailable (${(e as Error).message}); nothing was stored — retry with the same opId.` });
-    }
-    if (known) return this.replay(known, req);
+    // Idempotency: a retry still in flight (or recent) is answered from memory; an older one is
+    // caught by UNIQUE(draft_id, op_id) at append, which writes nothing and names it (resolveDuplicates).
+    const known = this.byOpId.get(req.opId);
+    if (known) return this.replayPending(known, req);
     if (req.turnId) await this.loadTurnCount(req.turnId);
     const again = this.byOpId.get(req.opId);
     if (again) return this.replayPending(again, req);
@@ -157,39 +154,14 @@ export class Room {
     const result: StepResult = { version: step.version, applied: res.applied, repairs: res.notes, refused: res.refused };
     let resolve!: (o: SubmitOutcome) => void;
     const done = new Promise<SubmitOutcome>((r) => { resolve = r; });
-    const p: Pending = { step, bodyHash: req.bodyHash, result, done, resolve };
+    const p: Pending = { req, step, bodyHash: req.bodyHash, result, done, resolve };
     this.pending.push(p);
     this.byOpId.set(req.opId, p);
     this.scheduleFlush();
     return done;
   }
 
-  /**
-   * The in-memory idempotency window, then the durable one (UNIQUE(draft_id, op_id)). The durable
-   * lookups of one tick share one query, so a busy draft pays one round trip per batch, not per op.
-   */
-  private lookup(opId: string): Promise<Pending | StoredStep | null> {
-    const mem = this.byOpId.get(opId);
-    if (mem) return Promise.resolve(mem);
-    let batch = this.lookups;
-    if (!batch) {
-      const waiting = new Map<string, [(s: StoredStep | null) => void, (e: unknown) => void][]>();
-      batch = this.lookups = waiting;
-      setImmediate(() => {
-        this.lookups = null;
-        this.opts.store.findByOpIds(this.draftId, [...waiting.keys()]).then(
-          (found) => { for (const [id, fs] of waiting) for (const [f] of fs) f(found.get(id) ?? null); },
-          (e: unknown) => { for (const fs of waiting.values()) for (const [, r] of fs) r(e); },
-        );
-      });
-    }
-    const list = batch.get(opId) ?? [];
-    batch.set(opId, list);
-    return new Promise((resolve, reject) => list.push([resolve, reject]));
-  }
-
-  private async replay(known: Pending | StoredStep, req: SubmitRequest): Promise<SubmitOutcome> {
-    if ('done' in known) return this.replayPending(known, req);
+  private static replayStored(known: StoredStep, req: SubmitRequest): SubmitOutcome {
     if (known.bodyHash !== req.bodyHash) return fail(idempotencyConflict(req.opId));
     return { ok: true, value: { version: known.version, applied: known.ops, repairs: known.notes, refused: known.refused, replayed: true } };
   }
@@ -244,12 +216,15 @@ export class Room {
     const batch = this.pending.splice(0, this.opts.maxBatch);
     this.inflight = batch;
     const expected = batch[0]!.step.version - 1;
-    let error: RoomError | null = null;
     let stored: StoredStep[] = [];
     try {
       const r = await this.opts.store.append(this.draftId, expected, batch.map((p) => toNewStep(p)));
       if (r.ok) stored = r.value;
-      else if (r.error.code === 'IDEMPOTENCY_CONFLICT') error = idempotencyConflict(r.error.opId);
+      else if (r.error.code === 'IDEMPOTENCY_CONFLICT') {
+        this.inflight = null;
+        await this.resolveDuplicates(batch, r.error.opIds ?? [r.error.opId]);
+        return;
+      }
       else {
         // Someone else moved the log (or the draft is gone): this mirror is stale. Reload.
         this.inflight = null;
@@ -264,10 +239,6 @@ export class Room {
       return;
     }
     this.inflight = null;
-    if (error) {
-      this.rollback(batch, error);
-      return;
-    }
     this.committedVersion = batch[batch.length - 1]!.step.version;
     stored.forEach((s, i) => { batch[i]!.step.createdAt = s.createdAt.getTime(); });
     for (const p of batch) p.resolve({ ok: true, value: p.result });
@@ -283,6 +254,37 @@ export class Room {
   }
 
   /**
+   * Some opIds of the batch were committed before (retries of old submissions): nothing was
+   * written. Take every uncommitted step back out, answer the duplicates with their stored result,
+   * and run the others through the pipeline again, in their order, on the restored mirror.
+   */
+  private async resolveDuplicates(batch: Pending[], opIds: string[]): Promise<void> {
+    const all = [...batch, ...this.pending.splice(0)];
+    for (let i = all.length - 1; i >= 0; i--) {
+      const p = all[i]!;
+      applyOpsUnchecked(this.draft, p.step.inverse);
+      if (p.step.turnId) this.turnOps.set(p.step.turnId, (this.turnOps.get(p.step.turnId) ?? 0) - p.step.ops.length);
+      this.byOpId.delete(p.step.opId);
+    }
+    this.version = this.committedVersion;
+    this.mirror?.rolledBack(all.map((p) => p.step));
+    let stored: Map<string, StoredStep>;
+    try {
+      stored = await this.opts.store.findByOpIds(this.draftId, opIds);
+    } catch (e) {
+      this.breakRoom([], { code: 'UNAVAILABLE', message: `The event log is unavailable (${(e as Error).message}); retry with the same opId.` });
+      for (const p of all) p.resolve(fail({ code: 'UNAVAILABLE', message: 'The event log is unavailable; retry with the same opId.' }));
+      return;
+    }
+    for (const p of all) {
+      const known = stored.get(p.req.opId);
+      if (known) p.resolve(Room.replayStored(known, p.req));
+      else void this.submitNow(p.req).then(p.resolve);
+    }
+    this.settleWaiters();
+  }
+
+  /**
    * The room can no longer vouch for its mirror: every uncommitted step is answered with the
    * error, and the manager drops the room so the next request loads the draft from the log.
    */
@@ -295,21 +297,6 @@ export class Room {
     }
     this.settleWaiters();
     this.opts.onBroken?.(this);
-  }
-
-  /** Undo every uncommitted step (the failed batch and all queued after it), newest first. */
-  private rollback(batch: Pending[], error: RoomError): void {
-    const all = [...batch, ...this.pending.splice(0)];
-    for (let i = all.length - 1; i >= 0; i--) {
-      const p = all[i]!;
-      applyOpsUnchecked(this.draft, p.step.inverse);
-      if (p.step.turnId) this.turnOps.set(p.step.turnId, (this.turnOps.get(p.step.turnId) ?? 0) - p.step.ops.length);
-      this.byOpId.delete(p.step.opId);
-    }
-    this.version = this.committedVersion;
-    this.mirror?.rolledBack(all.map((p) => p.step));
-    this.settleWaiters();
-    for (const p of all) p.resolve(fail(error));
   }
 
   private trimOpIds(): void {

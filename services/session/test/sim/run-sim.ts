@@ -59,7 +59,7 @@ const socketOf = (p: WeftPeer): { connect(): Promise<unknown>; disconnect(): voi
 export async function runSim(s: TestSession, o: SimOptions): Promise<SimReport> {
   const r: Prng = prng(o.seed);
   const log = simLog(o.seed, 'collab sim');
-  const draftId = `sim-${o.seed}`;
+  const draftId = `sim-${o.seed}-${o.concurrency ?? "full"}${o.reconnects ? "-r" : ""}`;
   const problems: string[] = [];
   const mode = o.concurrency ?? 'full';
   const edits = { valid: 0, invalid: 0, marked: 0, breakers: 0, submits: 0, http: 0 };
