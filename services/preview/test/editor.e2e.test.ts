@@ -5,6 +5,7 @@ import type { Server } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
+import { teardown } from './teardown.ts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import WebSocket from 'ws';
 import { TokenStore } from '@weft/store';
@@ -54,11 +55,12 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await preview?.close();
-  server?.closeAllConnections();
-  await new Promise<void>((r) => server ? server.close(() => r()) : r());
-  await t?.close();
+  await teardown([
+    ['browser', () => browser?.close()],
+    ['preview', () => preview?.close()],
+    ['server', () => { server?.closeAllConnections(); return new Promise<void>((r) => (server ? server.close(() => r()) : r())); }],
+    ['session', () => t?.close()],
+  ]);
 });
 
 /** A draft with a hero (root Stack → title Heading) and two empty Stacks for move tests. */

@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
+import { teardown } from './teardown.ts';
 import type { Browser, Page } from 'playwright-core';
 import { renderDraft } from '@weft/render';
 import { TokenStore } from '@weft/store';
@@ -41,11 +42,12 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await preview?.close();
-  server?.closeAllConnections();
-  await new Promise<void>((r) => server ? server.close(() => r()) : r());
-  await t?.close();
+  await teardown([
+    ['browser', () => browser?.close()],
+    ['preview', () => preview?.close()],
+    ['server', () => { server?.closeAllConnections(); return new Promise<void>((r) => (server ? server.close(() => r()) : r())); }],
+    ['session', () => t?.close()],
+  ]);
 });
 
 async function newDraft(): Promise<string> {
