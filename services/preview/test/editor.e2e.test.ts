@@ -171,7 +171,8 @@ describe('the editor in the Build view', () => {
       bob.evaluate(() => { const s = document.getElementById('wb-move-to') as HTMLSelectElement; s.value = 'box-a'; s.dispatchEvent(new Event('change')); }),
     ]);
     // The refusal goes to its author only (onRefused); the stream shows it to everyone as well.
-    // (In our runs the server refuses both concurrent moves, not only the second: see the report.)
+    // KNOWN GAP (issue 8 note): through the editor both concurrent moves are refused, though two
+    // plain peers making the same moves get exactly one refusal (services/session/test/collab.int.test.ts).
     await expect.poll(async () => (await alice.locator('#wb-feed .wb-refused.wb-mine').count()) + (await bob.locator('#wb-feed .wb-refused.wb-mine').count()), { timeout: 5000 }).toBeGreaterThanOrEqual(1);
     const refusedText = (await alice.locator('#wb-feed .wb-refused.wb-mine').allInnerTexts()).concat(await bob.locator('#wb-feed .wb-refused.wb-mine').allInnerTexts()).join(' ');
     expect(refusedText).toMatch(/cycle|parent|refused/i);

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
@@ -84,10 +85,39 @@ describe('live collaboration over Hocuspocus', () => {
     a.applyOps([{ op: 'add', path: '/sections/hero/components/box/children/-', value: 'box' }]);
     await until(() => a.refusals.length > 0);
     expect(['cycle', 'double_parent']).toContain(a.refusals[0]!.refused[0]!.rule);
-    await until(() => JSON.stringify(a.draft()) === JSON.stringify(b.draft()));
+    await until(() => isDeepStrictEqual(a.draft(), b.draft()));
     const served = await s.admin.getDraft('live');
     expect(a.draft()).toEqual(served.draft);
     expect(b.draft()).toEqual(served.draft);
+    a.close();
+    b.close();
+  });
+
+  for (const order of ['add-first', 'remove-first'] as const) it(`two peers moving A into B and B into A at once (${order}): exactly one move wins, the other is told, all agree`, async () => {
+    await s.admin.submit('live', { opId: `boxes-${order}`, ops: [
+      { op: 'add', path: `/sections/hero/components/box-a-${order}`, value: { id: `box-a-${order}`, component: 'Stack', children: [] } },
+      { op: 'add', path: `/sections/hero/components/box-b-${order}`, value: { id: `box-b-${order}`, component: 'Stack', children: [] } },
+      { op: 'add', path: '/sections/hero/components/root/children/-', value: `box-a-${order}` },
+      { op: 'add', path: '/sections/hero/components/root/children/-', value: `box-b-${order}` },
+    ] });
+    const a = await WeftPeer.join({ url: s.url, draftId: 'live', token: (await s.as(`mover-a-${order}`, { live: ['write'] })).token });
+    const b = await WeftPeer.join({ url: s.url, draftId: 'live', token: (await s.as(`mover-b-${order}`, { live: ['write'] })).token });
+    const move = (p: WeftPeer, id: string, to: string) => {
+      const root = p.draft().sections['hero']!.components['root']!.children!;
+      // One Yjs transaction: a move, in either order, is never a double parent.
+      const add = { op: 'add' as const, path: `/sections/hero/components/${to}/children/-`, value: id };
+      const remove = { op: 'remove' as const, path: `/sections/hero/components/root/children/${root.indexOf(id)}` };
+      p.applyOps(order === 'add-first' ? [add, remove] : [remove, add]);
+    };
+    move(a, `box-a-${order}`, `box-b-${order}`);
+    move(b, `box-b-${order}`, `box-a-${order}`);
+    await until(() => a.refusals.length + b.refusals.length >= 1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(a.refusals.length + b.refusals.length).toBe(1);
+    const served = (await s.admin.getDraft('live')).draft;
+    const c = served.sections['hero']!.components;
+    expect((c[`box-a-${order}`]!.children ?? []).length + (c[`box-b-${order}`]!.children ?? []).length).toBe(1);
+    await until(() => isDeepStrictEqual(a.draft(), served) && isDeepStrictEqual(b.draft(), served));
     a.close();
     b.close();
   });

@@ -10,7 +10,9 @@ import { escapeSegment } from './pointer.ts';
 import type { Problem } from './problem.ts';
 
 /** Problems that only wait for a later op (RFC status: held steps). */
-export const HOLDABLE_RULES: ReadonlySet<Rule> = new Set<Rule>(['missing_root', 'missing_child', 'unreachable']);
+// double_parent: a move written add-first (a Yjs transaction's events, a model's step) waits for the
+// later op that takes the child out of its old parent.
+export const HOLDABLE_RULES: ReadonlySet<Rule> = new Set<Rule>(['missing_root', 'missing_child', 'unreachable', 'double_parent']);
 
 const SECTION_KEYS = new Set(['id', 'kind', 'catalog', 'components', 'data', 'style']);
 const COMPONENT_KEYS = new Set(['id', 'component', 'props', 'children', 'visible']);
