@@ -157,6 +157,12 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
           else res.end();
           return;
         }
+        if (isDatabaseUnavailable(e)) {
+          metrics.inc('weft_http_unavailable_total', 1, 'Requests answered 503 while the database was unreachable');
+          if (!res.headersSent) sendError(res, new HttpError('UNAVAILABLE', 'The database is unreachable; retry shortly (writes: with the same opId).'));
+          else res.end();
+          return;
+        }
         log.error('unhandled error', { path: url.pathname, error: e instanceof Error ? e.stack ?? e.message : String(e) });
         metrics.inc('weft_http_internal_errors_total', 1, 'Unexpected errors');
         if (!res.headersSent) sendError(res, new HttpError('INTERNAL'));
@@ -179,3 +185,9 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
   };
 }
 
+
+/** Connection-level failures of the database (driver codes, SQLSTATE 08xxx and 57P0x). */
+function isDatabaseUnavailable(e: unknown): boolean {
+  const code = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|CONNECT_TIMEOUT|CONNECTION_CLOSED|CONNECTION_ENDED|CONNECTION_DESTROYED|08|57P0)/.test(code);
+}

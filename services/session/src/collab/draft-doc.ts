@@ -75,16 +75,6 @@ export class DraftDoc implements RoomMirror {
     for (const s of steps) if (s.yUpdate) Y.applyUpdate(live, s.yUpdate, this.origin);
   }
 
-  /** A failed commit: take the steps back out of the lineage; peers get update+undo as one. */
-  rolledBack(steps: CommittedStep[]): void {
-    const parts: Uint8Array[] = [];
-    for (const s of steps) if (s.yUpdate) parts.push(s.yUpdate);
-    for (let i = steps.length - 1; i >= 0; i--) {
-      parts.push(capture(this.doc, () => applyOpsToYDoc(this.doc, steps[i]!.inverse, this.origin)));
-    }
-    if (this.live && parts.length > 0) Y.applyUpdate(this.live, Y.mergeUpdates(parts), this.origin);
-  }
-
   /** Hocuspocus loaded the document: it starts from the lineage as committed. */
   attach(live: Y.Doc): void {
     this.live = live;

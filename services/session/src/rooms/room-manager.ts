@@ -25,6 +25,10 @@ export class RoomManager {
         if (this.rooms.get(room.draftId) === room) this.rooms.delete(room.draftId);
         onBroken?.(room);
       },
+      resubmit: async (draftId, req) => {
+        const room = await this.get(draftId);
+        return room ? room.submit(req) : { ok: false, error: { code: 'NOT_FOUND', message: `No draft "${draftId}".` } };
+      },
     };
   }
 

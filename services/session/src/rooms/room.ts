@@ -7,13 +7,12 @@ import type { Actor, CommittedStep, RoomError, StepKind, StepResult, SubmitOutco
 /**
  * The Yjs mirror of a room (the collaboration door): kept in lockstep with the JSON mirror inside
  * the synchronous pipeline, so both always hold the same draft. `applied` returns the step's Yjs
- * update (stored on its log row); `committed` publishes to live peers after COMMIT; `rolledBack`
- * takes failed steps back out of the lineage doc.
+ * update (stored on its log row); `committed` publishes to live peers after COMMIT. A room whose
+ * steps fail is dropped with its lineage doc, never patched back.
  */
 export interface RoomMirror {
   applied(step: { ops: CommittedStep['ops']; notes: CommittedStep['notes'] }, fromPeer: Uint8Array | null): Uint8Array | null;
   committed(steps: CommittedStep[]): void;
-  rolledBack(steps: CommittedStep[]): void;
 }
 
 export interface RoomOptions {
@@ -26,6 +25,8 @@ export interface RoomOptions {
   onCommitted: (steps: CommittedStep[]) => void;
   /** The room's mirror may differ from the log (unknown commit outcome): drop it. */
   onBroken?: (room: Room) => void;
+  /** Runs a request again on the draft's current room (after this one was dropped). */
+  resubmit?: (draftId: string, req: SubmitRequest) => Promise<SubmitOutcome>;
   /** A step whose every op was refused (nothing to commit). */
   onRefused?: (draftId: string, r: { version: number; opId: string; actor: string; turnId: string | null; refused: CommittedStep['refused'] }) => void;
 }
@@ -255,33 +256,29 @@ export class Room {
 
   /**
    * Some opIds of the batch were committed before (retries of old submissions): nothing was
-   * written. Take every uncommitted step back out, answer the duplicates with their stored result,
-   * and run the others through the pipeline again, in their order, on the restored mirror.
+   * written. The mirrors already hold these uncommitted steps, so the room is dropped (its Yjs
+   * lineage too: live peers never saw those steps); duplicates get their stored result and the
+   * others run again, in order, on a room freshly loaded from the log.
    */
   private async resolveDuplicates(batch: Pending[], opIds: string[]): Promise<void> {
     const all = [...batch, ...this.pending.splice(0)];
-    for (let i = all.length - 1; i >= 0; i--) {
-      const p = all[i]!;
-      applyOpsUnchecked(this.draft, p.step.inverse);
-      if (p.step.turnId) this.turnOps.set(p.step.turnId, (this.turnOps.get(p.step.turnId) ?? 0) - p.step.ops.length);
-      this.byOpId.delete(p.step.opId);
-    }
-    this.version = this.committedVersion;
-    this.mirror?.rolledBack(all.map((p) => p.step));
+    for (const p of all) this.byOpId.delete(p.step.opId);
+    this.broken = true;
+    this.settleWaiters();
+    this.opts.onBroken?.(this);
     let stored: Map<string, StoredStep>;
     try {
       stored = await this.opts.store.findByOpIds(this.draftId, opIds);
     } catch (e) {
-      this.breakRoom([], { code: 'UNAVAILABLE', message: `The event log is unavailable (${(e as Error).message}); retry with the same opId.` });
-      for (const p of all) p.resolve(fail({ code: 'UNAVAILABLE', message: 'The event log is unavailable; retry with the same opId.' }));
+      for (const p of all) p.resolve(fail({ code: 'UNAVAILABLE', message: `The event log is unavailable (${(e as Error).message}); retry with the same opId.` }));
       return;
     }
     for (const p of all) {
       const known = stored.get(p.req.opId);
       if (known) p.resolve(Room.replayStored(known, p.req));
-      else void this.submitNow(p.req).then(p.resolve);
+      else if (this.opts.resubmit) p.resolve(await this.opts.resubmit(this.draftId, p.req));
+      else p.resolve(fail({ code: 'UNAVAILABLE', message: 'The draft is reloading from the log; retry with the same opId.' }));
     }
-    this.settleWaiters();
   }
 
   /**
