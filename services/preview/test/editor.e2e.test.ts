@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
-import { teardown } from './teardown.ts';
+import { CHROMIUM_LAUNCH, closeStack } from './stack.ts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import WebSocket from 'ws';
 import { TokenStore } from '@weft/store';
@@ -42,7 +42,7 @@ beforeAll(async () => {
   for (const who of ['alice', 'bob'] as const) tokens[who] = (await admin.mintToken({ actor: { id: who, kind: 'human' }, scopes: { '*': ['read', 'write'] } })).token;
   tokens.viewer = (await admin.mintToken({ actor: { id: 'viewer', kind: 'human' }, scopes: { '*': ['read'] } })).token;
   tokens.agent = (await admin.mintToken({ actor: { id: 'builder-bot', kind: 'agent' }, scopes: { '*': ['read', 'write'] } })).token;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'] });
+  browser = await chromium.launch(CHROMIUM_LAUNCH);
 });
 
 afterEach(async () => {
@@ -55,12 +55,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await teardown([
-    ['browser', () => browser?.close()],
-    ['preview', () => preview?.close()],
-    ['server', () => { server?.closeAllConnections(); return new Promise<void>((r) => (server ? server.close(() => r()) : r())); }],
-    ['session', () => t?.close()],
-  ]);
+  await closeStack({ browser, preview, server, session: t });
 });
 
 /** A draft with a hero (root Stack → title Heading) and two empty Stacks for move tests. */

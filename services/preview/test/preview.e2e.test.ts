@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
-import { teardown } from './teardown.ts';
+import { CHROMIUM_LAUNCH, closeStack } from './stack.ts';
 import type { Browser, Page } from 'playwright-core';
 import { renderDraft } from '@weft/render';
 import { TokenStore } from '@weft/store';
@@ -38,16 +38,11 @@ beforeAll(async () => {
   const minted = await t.admin.mintToken({ actor: { id: 'alice', kind: 'human' }, scopes: { '*': ['read', 'write'] } });
   aliceToken = minted.token;
   alice = t.admin.withToken(aliceToken);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'] });
+  browser = await chromium.launch(CHROMIUM_LAUNCH);
 });
 
 afterAll(async () => {
-  await teardown([
-    ['browser', () => browser?.close()],
-    ['preview', () => preview?.close()],
-    ['server', () => { server?.closeAllConnections(); return new Promise<void>((r) => (server ? server.close(() => r()) : r())); }],
-    ['session', () => t?.close()],
-  ]);
+  await closeStack({ browser, preview, server, session: t });
 });
 
 async function newDraft(): Promise<string> {
