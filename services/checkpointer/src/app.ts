@@ -104,9 +104,7 @@ export function build(deps: CheckpointerDeps, config: CheckpointerConfig = {}): 
   const yBaseFor = async (draftId: string, epoch: number, prev: Awaited<ReturnType<EventStore['latestSnapshot']>>): Promise<YBase> => {
     const direct = yBaseOf(draftId, epoch, prev);
     if (direct) return direct;
-    const best = (await store.listSnapshots(draftId))
-      .filter((s) => s.yState !== null && s.epoch === epoch && s.version <= (prev?.version ?? 0))
-      .sort((a, b) => b.version - a.version)[0];
+    const best = await store.latestYSnapshot(draftId, epoch, prev?.version ?? 0);
     return best?.yState ? { version: best.version, yState: best.yState } : { version: 0, yState: genesis(draftId, epoch) };
   };
 

@@ -7,7 +7,7 @@ import type { AppendError, DraftMeta, GlobalBatch, GlobalCursor, NewSnapshot, Ne
 import { createDraft, getDraft, listDrafts } from './drafts.ts';
 import { append } from './append.ts';
 import { findByOpId, findByOpIds, readOpsText, readSteps } from './read-steps.ts';
-import { latestSnapshot, listSnapshots, writeSnapshot } from './snapshots.ts';
+import { latestSnapshot, latestYSnapshot, listSnapshots, writeSnapshot } from './snapshots.ts';
 import { setYUpdate } from './y-update.ts';
 import { turnOpCount } from './turn-op-count.ts';
 import { readGlobal } from './read-global.ts';
@@ -35,6 +35,7 @@ export class EventStore {
   writeSnapshot(s: NewSnapshot): Promise<boolean> { return writeSnapshot(this.db, s); }
   latestSnapshot(draftId: string, atOrBelow?: number): Promise<Snapshot | null> { return latestSnapshot(this.db, draftId, atOrBelow); }
   listSnapshots(draftId: string): Promise<Snapshot[]> { return listSnapshots(this.db, draftId); }
+  latestYSnapshot(draftId: string, epoch: number, atOrBelow: number): Promise<Snapshot | null> { return latestYSnapshot(this.db, draftId, epoch, atOrBelow); }
 
   setYUpdate(draftId: string, version: number, update: Uint8Array): Promise<boolean> { return setYUpdate(this.db, draftId, version, update); }
   turnOpCount(draftId: string, turnId: string): Promise<number> { return turnOpCount(this.db, draftId, turnId); }

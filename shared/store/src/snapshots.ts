@@ -18,6 +18,13 @@ export async function latestSnapshot(db: Kysely<DB>, draftId: string, atOrBelow?
   return row === undefined ? null : toSnapshot(row);
 }
 
+/** The newest snapshot at or below a version that carries a Yjs state of `epoch` (the Yjs lineage's base). */
+export async function latestYSnapshot(db: Kysely<DB>, draftId: string, epoch: number, atOrBelow: number): Promise<Snapshot | null> {
+  const row = await db.selectFrom('snapshots').selectAll().where('draft_id', '=', draftId).where('epoch', '=', epoch)
+    .where('version', '<=', atOrBelow).where('y_state', 'is not', null).orderBy('version', 'desc').limit(1).executeTakeFirst();
+  return row === undefined ? null : toSnapshot(row);
+}
+
 /** Metadata order: oldest first. Includes doc and yState (snapshots are few per draft). */
 export async function listSnapshots(db: Kysely<DB>, draftId: string): Promise<Snapshot[]> {
   const rows = await db.selectFrom('snapshots').selectAll().where('draft_id', '=', draftId).orderBy('version').execute();

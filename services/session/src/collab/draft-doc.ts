@@ -32,9 +32,7 @@ export class DraftDoc implements RoomMirror {
 
   static async load(store: EventStore, room: Room): Promise<DraftDoc> {
     const doc = new Y.Doc({ gc: true });
-    const snaps = await store.listSnapshots(room.draftId);
-    const base = snaps.filter((s) => s.yState !== null && s.epoch === room.epoch && s.version <= room.committedVersion)
-      .sort((a, b) => b.version - a.version)[0];
+    const base = await store.latestYSnapshot(room.draftId, room.epoch, room.committedVersion);
     let after = 0;
     if (base?.yState) {
       Y.applyUpdate(doc, base.yState);
