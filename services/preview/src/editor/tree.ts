@@ -61,14 +61,21 @@ export function addOps(s: SurfaceSection, sel: string | undefined, kind: string,
   const add: Op = { op: 'add', path: compPath(s.id, id), value };
   const target = sel && s.components[sel];
   if (target && accepts(policyOf(target.component), kind)) {
-    return { id, ops: [add, { op: 'add', path: `${compPath(s.id, target.id)}/children/-`, value: id }] };
+    return { id, ops: [add, appendChild(s, target.id, id)] };
   }
   const p = sel ? parents(s).get(sel) : undefined;
   if (sel && p) {
     const i = (s.components[p]?.children ?? []).indexOf(sel);
     return { id, ops: [add, { op: 'add', path: `${compPath(s.id, p)}/children/${i + 1}`, value: id }] };
   }
-  return { id, ops: [add, { op: 'add', path: `${compPath(s.id, 'root')}/children/-`, value: id }] };
+  return { id, ops: [add, appendChild(s, 'root', id)] };
+}
+
+/** Appends `id` to `parent`'s children, creating the list when the parent has none yet. */
+function appendChild(s: SurfaceSection, parent: string, id: string): Op {
+  return s.components[parent]?.children
+    ? { op: 'add', path: `${compPath(s.id, parent)}/children/-`, value: id }
+    : { op: 'add', path: `${compPath(s.id, parent)}/children`, value: [id] };
 }
 
 /** Ops that delete a component and everything under it (root is never deleted). */
@@ -100,7 +107,7 @@ export function reparentOps(s: SurfaceSection, id: string, to: string): Op[] {
   const i = (s.components[p]?.children ?? []).indexOf(id);
   return [
     { op: 'remove', path: `${compPath(s.id, p)}/children/${i}` },
-    { op: 'add', path: `${compPath(s.id, to)}/children/-`, value: id },
+    appendChild(s, to, id),
   ];
 }
 
