@@ -1,6 +1,6 @@
 import { loadDraft } from '@weft/store';
 import type { EventStore } from '@weft/store';
-import { Room } from './room.ts';
+import { bounded, Room } from './room.ts';
 import type { RoomMirror, RoomOptions } from './room.ts';
 
 /**
@@ -60,7 +60,7 @@ export class RoomManager {
     if (room) return room;
     let p = this.loading.get(draftId);
     if (!p) {
-      p = this.load(draftId).finally(() => this.loading.delete(draftId));
+      p = bounded(this.load(draftId), 15_000, `loading draft ${draftId}`).finally(() => this.loading.delete(draftId));
       this.loading.set(draftId, p);
     }
     return p;
@@ -72,6 +72,9 @@ export class RoomManager {
     const { draft, version } = await loadDraft(this.store, draftId, meta.headVersion);
     const room = new Room(draftId, draft, version, meta.epoch, this.roomOptions);
     if (this.mirrorFactory) room.mirror = await this.mirrorFactory(room);
+    // A load that outlived its bound may finish after a newer one: one room per draft, always.
+    const existing = this.rooms.get(draftId);
+    if (existing) return existing;
     this.rooms.set(draftId, room);
     return room;
   }

@@ -219,7 +219,9 @@ export class Room {
     const expected = batch[0]!.step.version - 1;
     let stored: StoredStep[] = [];
     try {
-      const r = await this.opts.store.append(this.draftId, expected, batch.map((p) => toNewStep(p)));
+      // A commit that never answers (a connection the database dropped silently) must not wedge
+      // the draft: past the bound it is an unknown outcome, like any other lost answer.
+      const r = await bounded(this.opts.store.append(this.draftId, expected, batch.map((p) => toNewStep(p))), COMMIT_BOUND_MS, 'the commit');
       if (r.ok) stored = r.value;
       else if (r.error.code === 'IDEMPOTENCY_CONFLICT') {
         this.inflight = null;
@@ -383,6 +385,18 @@ function toNewStep(p: Pending): NewStep {
     kind: s.kind,
     undoOf: s.undoOf,
   };
+}
+
+/** How long a commit may take before its outcome is treated as unknown. */
+const COMMIT_BOUND_MS = 10_000;
+
+/** Rejects when `p` has not settled within `ms` (its late result is ignored: the room reloads). */
+export function bounded<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`${what} did not answer within ${ms} ms`), { code: 'ETIMEDOUT' })), ms);
+  });
+  return Promise.race([p, limit]).finally(() => clearTimeout(timer));
 }
 
 function failNow(error: RoomError): Promise<SubmitOutcome> {
