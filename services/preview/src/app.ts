@@ -8,8 +8,9 @@ import { DraftFollower } from '@weft/bus';
 import type { Bus, Subscription } from '@weft/bus';
 import type { Op } from '@weft/core';
 import { baseStyles, cspWithStyleHash, DEFAULT_CSP, renderDraft, renderPage } from '@weft/render';
+import { loadDraft } from '@weft/store';
 import type { EventStore, TokenStore } from '@weft/store';
-import { LiveDraft, loadDraftAt } from './live-draft.ts';
+import { LiveDraft } from './live-draft.ts';
 import type { Change } from './live-draft.ts';
 import { bundleEditor } from './editor-bundle.ts';
 import type { Bundle } from './editor-bundle.ts';
@@ -103,7 +104,7 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
     if (!p) {
       p = (async () => {
         if (!(await store.getDraft(draftId))) return null;
-        const { draft, version } = await loadDraftAt(store, draftId);
+        const { draft, version } = await loadDraft(store, draftId);
         await follower.follow(draftId, version);
         subs.set(draftId, deps.bus.subscribe({ draftId }, (m) => follower.receive(m)));
         const live = new LiveDraft(draftId, draft, version, now());
@@ -224,7 +225,7 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
       if (!Number.isInteger(version) || version < 0 || version > meta.headVersion) {
         return sendJson(res, 400, { code: 'BAD_REQUEST', message: `version must be an integer in 0..${meta.headVersion}`, path: '/version' });
       }
-      const at = await loadDraftAt(store, id, version);
+      const at = await loadDraft(store, id, version);
       sendJson(res, 200, { id, version: at.version, head: meta.headVersion, title: at.draft.title, html: renderDraft(at.draft).html });
     } },
     { method: 'GET', re: /^\/build\/([^/]+)$/, fn: async (_req, res, m) => {

@@ -1,6 +1,6 @@
 export { build } from './app.ts';
 export type { Preview, PreviewConfig, PreviewDeps } from './app.ts';
-export { LiveDraft, loadDraftAt } from './live-draft.ts';
+export { LiveDraft } from './live-draft.ts';
 export type { Change } from './live-draft.ts';
 export { touched } from './changes.ts';
 export type { Touched } from './changes.ts';

@@ -1,11 +1,9 @@
 // One viewed draft, materialized: snapshot + tail, then each version's STATE_DELTA ops applied in
 // order. Only the sections a version touched are re-rendered (lazily, on the next fetch), and
 // fragments are cached per (section, version it last changed).
-import { applyOpsUnchecked, emptyDraft } from '@weft/core';
+import { applyOpsUnchecked } from '@weft/core';
 import type { Draft, Op } from '@weft/core';
 import { renderSection } from '@weft/render';
-import { loadDraft } from '@weft/store';
-import type { EventStore } from '@weft/store';
 import { touched } from './changes.ts';
 
 /** What the live page is told after each version (the `/changes` SSE payload). */
@@ -16,11 +14,6 @@ export interface Change {
   title?: string;
 }
 
-/** Snapshot + log up to `upTo` (one replay definition for every reader: @weft/store loadDraft). */
-export async function loadDraftAt(store: EventStore, draftId: string, upTo?: number): Promise<{ draft: Draft; version: number }> {
-  const { draft, version } = await loadDraft(store, draftId, upTo);
-  return { draft, version };
-}
 
 export class LiveDraft {
   readonly id: string;

@@ -13,7 +13,7 @@ import { ADMIN, addSectionOps, startTestSession } from '../../session/test/helpe
 import type { TestSession } from '../../session/test/helpers.ts';
 import { build } from '../src/app.ts';
 import type { Preview } from '../src/app.ts';
-import { loadDraftAt } from '../src/live-draft.ts';
+import { loadDraft } from '@weft/store';
 
 const SECRET = 'e2e-secret';
 let t: TestSession;
@@ -70,7 +70,7 @@ async function waitVersion(page: Page, v: number, ms = 20_000): Promise<void> {
 /** Each section's outerHTML in the page, and in a fresh server render parsed by the same browser. */
 async function compareWithFreshRender(page: Page, id: string): Promise<void> {
   const head = (await t.store.getDraft(id))!.headVersion;
-  const fresh = renderDraft((await loadDraftAt(t.store, id, head)).draft).html;
+  const fresh = renderDraft((await loadDraft(t.store, id, head)).draft).html;
   const got = await page.evaluate((html) => {
     const norm = (root: ParentNode) => [...root.children].filter((s) => s.tagName === 'SECTION').map((s) => s.outerHTML);
     const tpl = document.createElement('template');

@@ -76,10 +76,3 @@ export function parseInput(f: FieldSpec, raw: string | boolean): Parsed {
       return { ok: true, value: raw === '' && !f.required ? undefined : raw };
   }
 }
-
-/** Which field a refusal path points at, for a component's props (`…/props/<name>/…`). */
-export function fieldOfPath(path: string, propsPath: string): string | null {
-  if (!path.startsWith(`${propsPath}/`)) return null;
-  const seg = path.slice(propsPath.length + 1).split('/')[0] ?? '';
-  return seg === '' ? null : seg.replace(/~1/g, '/').replace(/~0/g, '~');
-}

@@ -6,7 +6,7 @@
 import { WeftPeer } from '@weft/client';
 import type { Draft, Json, JsonObject, Op, SurfaceSection } from '@weft/core';
 import { colorOf, h, initials } from './dom.ts';
-import { fieldOfPath, fieldsOf, isBindingValue, parseInput } from './fields.ts';
+import { fieldsOf, isBindingValue, parseInput } from './fields.ts';
 import type { FieldSpec } from './fields.ts';
 import { Overlay } from './overlay.ts';
 import type { Box } from './overlay.ts';

@@ -5,7 +5,6 @@ import type { Ctx } from '../context.ts';
 import { loadDraft } from '@weft/store';
 import type { Room } from '../rooms/room.ts';
 import { can, requireScope } from './auth.ts';
-import type { Principal } from './auth.ts';
 import { HttpError, isObject, readJson, sendJson } from './respond.ts';
 import type { Router } from './router.ts';
 
@@ -51,7 +50,7 @@ export function registerDrafts(router: Router, ctx: Ctx): void {
       sendJson(res, 200, { id, version: at.version, epoch: room.epoch, draft: at.draft });
       return;
     }
-    const snap = committedSnapshot(room);
+    const snap = room.committedView();
     sendJson(res, 200, { id, version: snap.version, epoch: room.epoch, draft: snap.draft });
   });
 
@@ -74,11 +73,6 @@ export function registerDrafts(router: Router, ctx: Ctx): void {
     await mustRoom(ctx, id);
     sendJson(res, 200, { versions: await listVersions(ctx, id) });
   });
-}
-
-/** The draft as committed: in-flight (unacknowledged) steps are taken back out of a copy. */
-export function committedSnapshot(room: Room): { draft: Room['draft']; version: number } {
-  return room.committedView();
 }
 
 export async function mustRoom(ctx: Ctx, id: string): Promise<Room> {
@@ -108,4 +102,3 @@ async function listVersions(ctx: Ctx, id: string): Promise<VersionEntry[]> {
   return out.sort((a, b) => a.version - b.version);
 }
 
-export type { Principal };

@@ -36,10 +36,4 @@ export class Turns {
     const summary = { steps: t.steps, ops: t.ops, repairs: t.repairs, refused: t.refused, durationMs: now - t.startedAt, lastVersion: t.lastVersion };
     return { events: [runFinished(draftId, turnId, summary, { version: t.lastVersion, actor: t.actor, turnId }, now)], summary };
   }
-
-  openFor(draftId: string): string[] {
-    const out: string[] = [];
-    for (const [k, t] of this.open) if (t.draftId === draftId) out.push(k.slice(draftId.length + 1));
-    return out;
-  }
 }

@@ -2,7 +2,7 @@ import { applyOp, applyOpsUnchecked, applyStep, validateDraft } from '@weft/core
 import type { Draft, Op, StepResult as CoreStepResult } from '@weft/core';
 import type { EventStore, NewStep, StoredStep } from '@weft/store';
 import { TokenBucket } from './rate-limit.ts';
-import type { Actor, CommittedStep, RoomError, StepKind, StepResult, SubmitOutcome, SubmitRequest } from './types.ts';
+import type { CommittedStep, RoomError, StepResult, SubmitOutcome, SubmitRequest } from './types.ts';
 
 /**
  * The Yjs mirror of a room (the collaboration door): kept in lockstep with the JSON mirror inside
@@ -411,4 +411,3 @@ function idempotencyConflict(opId: string): RoomError {
   return { code: 'IDEMPOTENCY_CONFLICT', message: `opId "${opId}" was already used with a different body; use a new opId for a new change.`, opId };
 }
 
-export type { Actor, StepKind };
