@@ -150,6 +150,41 @@ describe('live collaboration over Hocuspocus', () => {
     other.close();
   });
 
+  const servedContains = async (text: string): Promise<void> => {
+    const t0 = Date.now();
+    while (!JSON.stringify((await s.admin.getDraft('live')).draft).includes(text)) {
+      if (Date.now() - t0 > 5000) throw new Error(`the served draft never contained ${text}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+
+  it('writing with another actor\'s Yjs client id is refused as forged (4400); the owner reconnecting with its own id sends its offline edit and it commits', async () => {
+    const owner = await plainClient(s.url, 'live', (await s.as('id-owner', { live: ['write'] })).token);
+    titleMap(owner.doc).set('props', { ...(titleMap(owner.doc).get('props') as object), text: 'Owner online' });
+    await servedContains('Owner online');
+
+    const forger = await plainClient(s.url, 'live', (await s.as('id-forger', { live: ['write'] })).token);
+    const closed = new Promise<number>((r) => forger.provider.on('close', ({ event }: { event: { code: number } }) => r(event.code)));
+    forger.doc.clientID = owner.doc.clientID; // its next struct continues the owner's clock
+    titleMap(forger.doc).set('props', { ...(titleMap(forger.doc).get('props') as object), text: 'Forged' });
+    expect(await closed).toBe(4400);
+    forger.close();
+
+    // The owner drops its socket, edits offline, comes back on a new socket with the same id.
+    const ws = owner.provider.configuration.websocketProvider as unknown as { connect(): Promise<unknown>; disconnect(): void; status: string };
+    ws.disconnect();
+    await until(() => ws.status === 'disconnected');
+    titleMap(owner.doc).set('props', { ...(titleMap(owner.doc).get('props') as object), text: 'Written offline' });
+    const before = (await s.admin.getDraft('live')).version;
+    await ws.connect();
+    await servedContains('Written offline');
+    const logged = await s.store.readSteps('live', { after: before });
+    expect(logged.map((x) => x.ops[0]?.path)).toEqual(['/sections/hero/components/title/props']);
+    const served = (await s.admin.getDraft('live')).draft;
+    expect(JSON.stringify(served)).not.toContain('Forged');
+    owner.close();
+  });
+
   it('a malformed update closes only that connection; the server stays up', async () => {
     const w = await s.as('bad', { live: ['write'] });
     const bad = await WeftPeer.join({ url: s.url, draftId: 'live', token: w.token });

@@ -41,8 +41,6 @@ export function collabExtension(opts: { maxUpdateBytes?: number } = {}): Extensi
   let hocuspocus: Hocuspocus | null = null;
   let wss: WebSocketServer | null = null;
   const docs = new Map<string, DraftDoc>();
-  /** Yjs client id → the connection that first wrote with it (forged ids are refused). */
-  const clientOwner = new Map<number, string>();
   return {
     name: 'collab',
     register(api: ExtensionApi) {
@@ -54,7 +52,7 @@ export function collabExtension(opts: { maxUpdateBytes?: number } = {}): Extensi
         // their document: live gets whatever the log has that it lacks.
         const live = docs.get(room.draftId)?.live;
         docs.set(room.draftId, dd);
-        if (live) dd.attach(live);
+        if (live) dd.adopt(live);
         return dd;
       });
       ctx.rooms.keepWhile((id) => docs.get(id)?.live != null);
@@ -99,7 +97,7 @@ export function collabExtension(opts: { maxUpdateBytes?: number } = {}): Extensi
           const dd = docs.get(documentName);
           if (!dd || !room || dd.room !== room) throw new CloseError(CloseCode.INTERNAL, 'INTERNAL');
           try {
-            await guardUpdate(ctx, dd, connection, payload, maxBytes, clientOwner);
+            await guardUpdate(ctx, dd, connection, payload, maxBytes);
           } catch (e) {
             // Hostile or unreadable input: close the socket itself with our code (Hocuspocus's own
             // per-document close carries only a reason), then let Hocuspocus drop the document.
@@ -152,7 +150,7 @@ function originConnection(origin: unknown): Connection | null {
  * committed and published — or reverted for everyone with `update + inverse` as one update, and
  * the sender told why. Malformed, oversized and forged updates close that connection.
  */
-async function guardUpdate(ctx: Ctx, dd: DraftDoc, connection: Connection, update: Uint8Array, maxBytes: number, owners: Map<number, string>): Promise<void> {
+async function guardUpdate(ctx: Ctx, dd: DraftDoc, connection: Connection, update: Uint8Array, maxBytes: number): Promise<void> {
   const c = connection.context as ConnContext;
   if (update.length > maxBytes) throw new CloseError(CloseCode.BAD_REQUEST, 'PAYLOAD_TOO_LARGE');
   let meta: { from: Map<number, number>; to: Map<number, number> };
@@ -164,18 +162,19 @@ async function guardUpdate(ctx: Ctx, dd: DraftDoc, connection: Connection, updat
   const known = Y.decodeStateVector(Y.encodeStateVector(dd.doc));
   for (const [client, end] of meta.to) {
     if ((known.get(client) ?? 0) >= end) continue; // nothing new from this client
-    const owner = owners.get(client);
-    if (owner !== undefined && owner !== c.socketId) throw new CloseError(CloseCode.BAD_REQUEST, 'FORGED_UPDATE');
+    const owner = dd.owners.get(client);
+    if (owner !== undefined && owner !== c.principal.actor.id) throw new CloseError(CloseCode.BAD_REQUEST, 'FORGED_UPDATE');
   }
   const tried = dd.guard.tryUpdate(update);
-  if (!tried.ok) throw new CloseError(CloseCode.BAD_REQUEST, 'FORGED_UPDATE');
-  for (const [client] of meta.from) if (!owners.has(client)) owners.set(client, c.socketId);
-  if (tried.ops.length === 0) {
-    dd.guard.commit(); // pending structs or no-op: judged when their dependencies arrive
-    if (dd.live) Y.applyUpdate(dd.live, update, dd.origin);
-    return;
+  if (!tried.ok) {
+    const inverse = dd.guard.revert();
+    // What the lineage took in stays in its lineage (deleted), so it is logged like any revert.
+    if (tried.error === 'foreign') dd.unlogged(Y.mergeUpdates([update, inverse]));
+    throw new CloseError(CloseCode.BAD_REQUEST, 'FORGED_UPDATE');
   }
-  const pending = dd.room.submitNow({
+  for (const [client] of meta.from) if (!dd.owners.has(client)) dd.owners.set(client, c.principal.actor.id);
+  if (tried.ops.length === 0) return keepUnchanged(dd, update);
+  const judged = dd.room.step({
     opId: `y-${c.socketId.slice(0, 8)}-${randomUUID().slice(0, 8)}`,
     bodyHash: 'yjs',
     ops: tried.ops,
@@ -183,21 +182,28 @@ async function guardUpdate(ctx: Ctx, dd: DraftDoc, connection: Connection, updat
     yUpdate: update,
     atomic: true,
   });
-  // A refusal resolves in this microtask turn (the pipeline is synchronous), before any other
-  // message can touch the guard: revert now, for everyone, as one update.
-  const out = await pending;
-  if (out.ok) return;
+  if (judged instanceof Promise) {
+    // Accepted: the answer comes after COMMIT, when the room has sent the bytes to live.
+    const out = await judged;
+    if (!out.ok) throw new CloseError(CloseCode.INTERNAL, out.error.code); // the room reloads; the peer resends
+    return;
+  }
+  // Answered synchronously (refused, or every op a no-op): the shadow is settled before any other
+  // message can touch it.
+  const out = judged;
+  if (out.ok) return keepUnchanged(dd, update);
+  const inverse = dd.guard.revert();
   if (out.error.code === 'UNAVAILABLE' || out.error.code === 'INTERNAL') {
-    // The room could not vouch for the log (it reloads): the sender's update is neither applied
-    // nor reverted. Close it; on reconnect it sends the update again and it is judged afresh.
+    // The room could not vouch for the log (it reloads): close; on reconnect the peer sends the
+    // update again and it is judged afresh.
     throw new CloseError(CloseCode.INTERNAL, out.error.code);
   }
-  const inverse = dd.guard.revert(); // now, before any other update touches the lineage
+  const pair = Y.mergeUpdates([update, inverse]);
+  dd.unlogged(pair);
   // Live only holds committed steps: the refused update may build on steps still in flight, so
   // update+inverse goes to live after them, in log order — no peer sees a state the log lacks.
-  const upTo = dd.room.version;
-  if (!(await dd.room.whenCommitted(upTo))) throw new CloseError(CloseCode.INTERNAL, 'UNAVAILABLE');
-  if (dd.live) Y.applyUpdate(dd.live, Y.mergeUpdates([update, inverse]), dd.origin);
+  if (!(await dd.room.whenCommitted(dd.room.version))) throw new CloseError(CloseCode.INTERNAL, 'UNAVAILABLE');
+  if (dd.live) Y.applyUpdate(dd.live, pair, dd.origin);
   const refused = Array.isArray(out.error['refused']) ? (out.error['refused'] as YjsRefusalMessage['refused']) : [];
   const msg: YjsRefusalMessage & { code: string; message: string } = {
     type: 'refused', code: out.error.code, message: out.error.message,
@@ -206,6 +212,18 @@ async function guardUpdate(ctx: Ctx, dd: DraftDoc, connection: Connection, updat
   };
   connection.sendStateless(JSON.stringify(msg));
   ctx.metrics.inc('weft_yjs_refused_total', 1, 'Peer Yjs updates reverted');
+}
+
+/**
+ * An update that changed nothing in the draft (pending structs, judged when their dependencies
+ * arrive; or no-ops). Live lags the lineage by the steps in flight, so it gets these bytes after
+ * them, where they change nothing either.
+ */
+async function keepUnchanged(dd: DraftDoc, update: Uint8Array): Promise<void> {
+  dd.guard.commit();
+  dd.unlogged(update);
+  if (!(await dd.room.whenCommitted(dd.room.version))) throw new CloseError(CloseCode.INTERNAL, 'UNAVAILABLE');
+  if (dd.live) Y.applyUpdate(dd.live, update, dd.origin);
 }
 
 function changedIds(ops: { path: string }[]): string[] {

@@ -22,7 +22,13 @@ export class DraftDoc implements RoomMirror {
   readonly guard: UpdateGuard;
   readonly room: Room;
   live: Y.Doc | null = null;
+  private pendingLog: Uint8Array[] = [];
   readonly origin = { name: 'weft-server' };
+  /**
+   * Yjs client id → the actor who first wrote with it (forged ids are refused). By actor, not by
+   * socket: a peer that reconnects keeps its client id and sends its offline edits on a new socket.
+   */
+  readonly owners = new Map<number, string>();
 
   private constructor(room: Room, doc: Y.Doc) {
     this.room = room;
@@ -56,14 +62,31 @@ export class DraftDoc implements RoomMirror {
 
   /** Inside the room's synchronous pipeline, right after the JSON mirror changed. */
   applied(step: { ops: Op[]; notes: CommittedStep['notes'] }, fromPeer: Uint8Array | null): Uint8Array | null {
-    if (fromPeer === null) return capture(this.doc, () => applyOpsToYDoc(this.doc, step.ops, this.origin));
+    if (fromPeer === null) return this.logged(capture(this.doc, () => applyOpsToYDoc(this.doc, step.ops, this.origin)));
     this.guard.commit();
-    if (step.notes.length === 0) return fromPeer;
+    if (step.notes.length === 0) return this.logged(fromPeer);
     // The pipeline repaired the peer's ops: bring the doc to the repaired draft as a server change.
     const repair = jsonpatch.compare(yDocToDraft(this.doc, this.room.draftId), this.room.draft) as Op[];
-    if (repair.length === 0) return fromPeer;
+    if (repair.length === 0) return this.logged(fromPeer);
     const bytes = capture(this.doc, () => applyOpsToYDoc(this.doc, repair, this.origin));
-    return Y.mergeUpdates([fromPeer, bytes]);
+    return this.logged(Y.mergeUpdates([fromPeer, bytes]));
+  }
+
+  /**
+   * Bytes the lineage took in without a step of their own (a refused update with its inverse, an
+   * update that changed nothing). Later steps may build on them, so they ride in the next step's
+   * stored bytes: a load from the log then rebuilds exactly this lineage, with no missing parents.
+   */
+  unlogged(bytes: Uint8Array): void {
+    this.pendingLog.push(bytes);
+    if (this.pendingLog.length > 32) this.pendingLog = [Y.mergeUpdates(this.pendingLog)];
+  }
+
+  private logged(bytes: Uint8Array): Uint8Array {
+    if (this.pendingLog.length === 0) return bytes;
+    const all = Y.mergeUpdates([...this.pendingLog, bytes]);
+    this.pendingLog = [];
+    return all;
   }
 
   /** After COMMIT: peers get the committed updates, in version order. */
@@ -77,6 +100,28 @@ export class DraftDoc implements RoomMirror {
   attach(live: Y.Doc): void {
     this.live = live;
     Y.applyUpdate(live, Y.encodeStateAsUpdate(this.doc), this.origin);
+  }
+
+  /**
+   * A room reloaded from the log while peers stay connected takes over their document. Live may
+   * hold what this fresh lineage lacks (refused updates with their inverses, bytes not yet logged):
+   * the lineage takes it in, so peers' later updates find their parents here; if it would change
+   * the draft, the log wins and the change is reverted for everyone.
+   */
+  adopt(live: Y.Doc): void {
+    const extra = Y.encodeStateAsUpdate(live, Y.encodeStateVector(this.doc));
+    const tried = this.guard.tryUpdate(extra);
+    if (tried.ok && tried.ops.length > 0) {
+      const inverse = this.guard.revert();
+      Y.applyUpdate(live, inverse, this.origin);
+      this.unlogged(Y.mergeUpdates([extra, inverse]));
+    } else if (tried.ok) {
+      this.guard.commit();
+      this.unlogged(extra);
+    } else {
+      this.guard.revert();
+    }
+    this.attach(live);
   }
 
   detach(live: Y.Doc): void {

@@ -96,32 +96,34 @@ export class Room {
     if (req.turnId) await this.loadTurnCount(req.turnId);
     const again = this.byOpId.get(req.opId);
     if (again) return this.replayPending(again, req);
-    return this.submitNow(req);
+    return this.step(req);
   }
 
   /**
    * The synchronous pipeline: checks, applyStep on the mirror, queue for commit — all in the
-   * caller's tick, so nothing interleaves. For doors that need the pipeline to run right after
-   * their own synchronous work (the Yjs guard) and that mint fresh opIds (no durable lookup).
+   * caller's tick, so nothing interleaves. For doors that mint fresh opIds (no durable lookup).
+   * A step refused before the queue is answered synchronously, so the Yjs guard reverts its shadow
+   * before any other message touches it (an awaited answer lets another socket's update in
+   * between). Otherwise the answer comes once the step is committed.
    */
-  submitNow(req: SubmitRequest): Promise<SubmitOutcome> {
+  step(req: SubmitRequest): SubmitOutcome | Promise<SubmitOutcome> {
     this.lastActivity = this.opts.now();
-    if (this.broken) return failNow({ code: 'UNAVAILABLE', message: 'The draft is reloading from the log; retry with the same opId.' });
+    if (this.broken) return fail({ code: 'UNAVAILABLE', message: 'The draft is reloading from the log; retry with the same opId.' });
     if (req.baseVersion !== undefined && req.baseVersion !== this.version) {
-      return failNow({ code: 'VERSION_CONFLICT', message: `baseVersion ${req.baseVersion} is not the current version ${this.version}; re-read the draft and rebase.`, currentVersion: this.version });
+      return fail({ code: 'VERSION_CONFLICT', message: `baseVersion ${req.baseVersion} is not the current version ${this.version}; re-read the draft and rebase.`, currentVersion: this.version });
     }
     const budget = this.checkBudgets(req);
-    if (budget) return failNow(budget);
+    if (budget) return fail(budget);
 
     const res = req.kind === 'undo' || req.kind === 'redo' ? applyReversal(this.draft, req.ops as Op[]) : applyStep(this.draft, req.ops);
     if (req.atomic && res.refused.length > 0) {
       applyOpsUnchecked(this.draft, res.inverse);
       const first = res.refused[0]!;
-      return failNow({ code: 'VALIDATION_FAILED', message: first.message, path: first.path, rule: first.rule, refused: res.refused });
+      return fail({ code: 'VALIDATION_FAILED', message: first.message, path: first.path, rule: first.rule, refused: res.refused });
     }
     if (res.applied.length === 0) {
       if (res.refused.length > 0) this.opts.onRefused?.(this.draftId, { version: this.version, opId: req.opId, actor: req.actor.id, turnId: req.turnId ?? null, refused: res.refused });
-      return Promise.resolve({ ok: true, value: { version: this.version, applied: [], repairs: res.notes, refused: res.refused } });
+      return { ok: true, value: { version: this.version, applied: [], repairs: res.notes, refused: res.refused } };
     }
     if (req.turnId) this.turnOps.set(req.turnId, (this.turnOps.get(req.turnId) ?? 0) + res.applied.length);
     this.version += 1;
@@ -149,7 +151,7 @@ export class Room {
         applyOpsUnchecked(this.draft, res.inverse);
         this.version -= 1;
         if (req.turnId) this.turnOps.set(req.turnId, (this.turnOps.get(req.turnId) ?? 0) - res.applied.length);
-        return failNow({ code: 'INTERNAL', message: `The Yjs mirror could not apply this step (${(e as Error).message}); nothing was stored.` });
+        return fail({ code: 'INTERNAL', message: `The Yjs mirror could not apply this step (${(e as Error).message}); nothing was stored.` });
       }
     }
     const result: StepResult = { version: step.version, applied: res.applied, repairs: res.notes, refused: res.refused };
@@ -397,10 +399,6 @@ export function bounded<T>(p: Promise<T>, ms: number, what: string): Promise<T> 
     timer = setTimeout(() => reject(Object.assign(new Error(`${what} did not answer within ${ms} ms`), { code: 'ETIMEDOUT' })), ms);
   });
   return Promise.race([p, limit]).finally(() => clearTimeout(timer));
-}
-
-function failNow(error: RoomError): Promise<SubmitOutcome> {
-  return Promise.resolve(fail(error));
 }
 
 function fail(error: RoomError): { ok: false; error: RoomError } {

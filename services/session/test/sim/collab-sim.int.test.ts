@@ -8,30 +8,22 @@ import { runSim } from './run-sim.ts';
 import type { SimOptions } from './run-sim.ts';
 
 /** Every seed that ever failed, named for what it caught. Never remove one. */
-const REGRESSIONS: { name: string; opts: SimOptions }[] = [];
-
-/**
- * Seeds that fail today because of server bugs (reported on issue 4, not in this area's code):
- * with concurrent Yjs writes the live Hocuspocus doc diverges from the JSON mirror and the log,
- * and read-only viewers see refused states. They run with WEFT_SIM_KNOWN=1; when the fix lands,
- * move them to REGRESSIONS.
- */
-const KNOWN_FAILING: { name: string; opts: SimOptions }[] = [
-  // Passes intermittently since update+inverse reaches live in log order; still times out under load.
-  { name: 'one update in flight per peer: orphan merge reaches viewers and stays in the live doc', opts: { seed: 3, concurrency: 'peers' } },
-  { name: 'concurrent peers: live doc keeps refused edits (self-cycle, orphans, javascript: link)', opts: { seed: 3, concurrency: 'full' } },
-  { name: 'concurrent peers, seed 1', opts: { seed: 1, concurrency: 'full' } },
-  { name: 'sequential edits with reconnects: offline edits leave peers diverged from the server', opts: { seed: 1, concurrency: 'none' } },
-  { name: 'sequential edits with reconnects, seed 2', opts: { seed: 2, concurrency: 'none' } },
-  { name: 'concurrent peers, seed 2', opts: { seed: 2, concurrency: 'full' } },
+const REGRESSIONS: { name: string; opts: SimOptions }[] = [
+  { name: 'one update in flight per peer: an orphan merge reached viewers and stayed in the live doc', opts: { seed: 3, concurrency: 'peers' } },
+  { name: 'concurrent peers: a refusal awaited its answer while another socket\'s update committed the guard, so the wrong update was reverted (self-cycle, orphans, javascript: link stayed live)', opts: { seed: 3, concurrency: 'full' } },
+  { name: 'concurrent peers: refused and unchanged updates never reached the log, so a restart could not rebuild the Yjs lineage', opts: { seed: 1, concurrency: 'full' } },
+  { name: 'reconnects: client ids owned by the socket, so a reconnecting peer\'s offline edits were closed as forged forever', opts: { seed: 1, concurrency: 'none' } },
+  { name: 'reconnects, seed 2: a peer\'s offline title edit neither committed nor reverted', opts: { seed: 2, concurrency: 'none' } },
+  { name: 'concurrent peers, seed 2: viewers saw double parents from refused updates', opts: { seed: 2, concurrency: 'full' } },
 ];
 
 /**
- * CI: sequential edits without reconnects (every check, no merges) — the concurrent and reconnect
- * modes are KNOWN_FAILING today. WEFT_SIM_MODE=full|peers|none and WEFT_SIM_RECONNECTS=1 widen it.
+ * CI: the regressions, then seeds 1–3 in each mode with disconnects and reconnects.
+ * WEFT_SIM_MODE=full|peers|none narrows the fresh seeds to one mode; WEFT_SIM_SEEDS=N adds N
+ * random seeds; WEFT_SEED=<seed> replays one.
  */
 const CI_SEEDS = [1, 2, 3];
-const CI_MODE: SimOptions['concurrency'] = (process.env['WEFT_SIM_MODE'] as SimOptions['concurrency'] | undefined) ?? 'none';
+const MODES: NonNullable<SimOptions['concurrency']>[] = process.env['WEFT_SIM_MODE'] ? [process.env['WEFT_SIM_MODE'] as NonNullable<SimOptions['concurrency']>] : ['full', 'peers', 'none'];
 
 function extraSeeds(): number[] {
   if (process.env['WEFT_SEED']) return [seedFromEnv()];
@@ -57,7 +49,10 @@ describe('collaboration simulation (seeded)', () => {
   };
 
   const replaying = Boolean(process.env['WEFT_SEED']);
-  if (!replaying) for (const { name, opts } of REGRESSIONS) it(`regression: ${name} (seed ${opts.seed})`, () => check(opts), 60_000);
-  if (process.env['WEFT_SIM_KNOWN'] === '1') for (const { name, opts } of KNOWN_FAILING) it(`known failing: ${name} (seed ${opts.seed}, ${opts.concurrency})`, () => check(opts), 90_000);
-  for (const seed of [...(replaying ? [] : CI_SEEDS), ...extraSeeds()]) it(`seed ${seed} (${CI_MODE}): peers, server, log and a fresh peer agree; the draft is valid; refusals reach their sender`, () => check({ seed, concurrency: CI_MODE, reconnects: process.env['WEFT_SIM_RECONNECTS'] === '1', rounds: CI_MODE === 'none' ? 100 : 60 }), 60_000);
+  if (!replaying) for (const { name, opts } of REGRESSIONS) it(`regression: ${name} (seed ${opts.seed}, ${opts.concurrency})`, () => check(opts), 90_000);
+  for (const mode of MODES) {
+    for (const seed of [...(replaying ? [] : CI_SEEDS), ...extraSeeds()]) {
+      it(`seed ${seed} (${mode}, reconnects): peers, server, log, the log's Yjs lineage and a fresh peer agree; the draft is valid; refusals reach their sender`, () => check({ seed, concurrency: mode, rounds: mode === 'none' ? 100 : 60 }), 90_000);
+    }
+  }
 });
