@@ -32,7 +32,7 @@ function props(doc: Y.Doc, section: string, component: string): Record<string, u
 
 function watch(peer: WeftPeer, c: RoomGen): void {
   const last = new Map<string, unknown>();
-  peer.doc.on('update', () => {
+  const onUpdate = (): void => {
     const t = now();
     for (const comp of c.components) {
       const text = props(peer.doc, c.section, comp)?.['text'];
@@ -46,7 +46,9 @@ function watch(peer: WeftPeer, c: RoomGen): void {
       const prev = result.maxByKey[s.key];
       if (prev === undefined || ms > prev) result.maxByKey[s.key] = ms;
     }
-  });
+  };
+  peer.doc.on('update', onUpdate);
+  peer.onReload((doc) => doc.on('update', onUpdate)); // a new Yjs epoch: a fresh doc
 }
 
 async function join(c: { url: string; token: string }, draftId: string): Promise<WeftPeer | null> {

@@ -26,46 +26,60 @@ export interface JoinOptions {
   WebSocket?: unknown;
 }
 
+/** The close code of DOC_EPOCH_CHANGED (docs/errors.md): the server compacted the doc. */
+const EPOCH_CHANGED = 4409;
+
 /**
  * Works in Node and in the browser (the Build view's editor bundles it).
  *
  * A Yjs peer of a draft through Hocuspocus: read the draft as JSON, edit it through the Y.Doc
  * (validated by the server like every other door), submit ops as stateless messages with a
  * typed answer, and publish presence and ghosts through awareness.
+ *
+ * When the server starts a new Yjs epoch (compaction) it closes the socket with DOC_EPOCH_CHANGED:
+ * the peer then reloads into a fresh Y.Doc (`doc` and `provider` are replaced; onReload listeners
+ * are told) — an old doc must never sync into the new lineage. Local edits not yet sent at that
+ * moment are dropped.
  */
 export class WeftPeer {
-  readonly doc: Y.Doc;
-  readonly provider: HocuspocusProvider;
+  doc: Y.Doc;
+  provider: HocuspocusProvider;
   readonly draftId: string;
-  private readonly socket: HocuspocusProviderWebsocket;
+  /** Times this peer reloaded into a new epoch's doc. */
+  reloads = 0;
+  private readonly token: string;
+  private socket: HocuspocusProviderWebsocket;
+  private readonly openSocket: () => HocuspocusProviderWebsocket;
   private readonly waiting = new Map<string, (m: ResultMessage) => void>();
   private readonly refusalListeners: ((m: YjsRefusalMessage) => void)[] = [];
+  private readonly reloadListeners: ((doc: Y.Doc) => void)[] = [];
+  private presence: PeerPresence | null = null;
   readonly refusals: YjsRefusalMessage[] = [];
 
-  private constructor(draftId: string, doc: Y.Doc, socket: HocuspocusProviderWebsocket, provider: HocuspocusProvider) {
+  private constructor(draftId: string, token: string, openSocket: () => HocuspocusProviderWebsocket) {
     this.draftId = draftId;
-    this.doc = doc;
-    this.socket = socket;
-    this.provider = provider;
-    provider.on('stateless', ({ payload }: { payload: string }) => this.onStateless(payload));
+    this.token = token;
+    this.openSocket = openSocket;
+    this.socket = this.listen(openSocket());
+    this.doc = new Y.Doc();
+    this.provider = this.open(this.doc);
   }
 
   static async join(o: JoinOptions): Promise<WeftPeer> {
-    const doc = new Y.Doc();
     const wsUrl = o.url.replace(/^http/, 'ws').replace(/\/$/, '') + '/collab';
     // Node 20 has no global WebSocket: pass ws (PLATFORM.md); small delays so reconnects are quick.
     const WS = o.WebSocket ?? (globalThis as { WebSocket?: unknown }).WebSocket ?? (await import('ws')).default;
-    const socket = new HocuspocusProviderWebsocket({ url: wsUrl, WebSocketPolyfill: WS as never, delay: 50, minDelay: 50, maxDelay: 1000 } as never);
-    const provider = new HocuspocusProvider({ websocketProvider: socket, name: o.draftId, document: doc, token: o.token });
-    const peer = new WeftPeer(o.draftId, doc, socket, provider);
+    const peer = new WeftPeer(o.draftId, o.token, () => new HocuspocusProviderWebsocket({ url: wsUrl, WebSocketPolyfill: WS as never, delay: 50, minDelay: 50, maxDelay: 1000 } as never));
+    const provider = peer.provider;
     const synced = new Promise<void>((resolve, reject) => {
       const t = setTimeout(() => reject(new Error(`no sync with ${wsUrl} for ${o.draftId} within ${o.timeoutMs ?? 10_000} ms`)), o.timeoutMs ?? 10_000);
-      provider.on('synced', ({ state }: { state: boolean }) => {
-        if (state) {
-          clearTimeout(t);
-          resolve();
-        }
-      });
+      const done = (): void => {
+        clearTimeout(t);
+        resolve();
+      };
+      provider.on('synced', ({ state }: { state: boolean }) => state && done());
+      // An epoch change during the first sync: the reloaded provider finishes the join.
+      peer.onReload(() => peer.provider.on('synced', ({ state }: { state: boolean }) => state && done()));
       provider.on('authenticationFailed', ({ reason }: { reason: string }) => {
         clearTimeout(t);
         reject(new Error(`authentication failed: ${reason}`));
@@ -75,6 +89,45 @@ export class WeftPeer {
     await synced;
     if (o.presence) peer.setPresence(o.presence);
     return peer;
+  }
+
+  /** Called with the new doc after each reload into a new epoch (re-bind doc listeners here). */
+  onReload(cb: (doc: Y.Doc) => void): () => void {
+    this.reloadListeners.push(cb);
+    return () => {
+      const i = this.reloadListeners.indexOf(cb);
+      if (i >= 0) this.reloadListeners.splice(i, 1);
+    };
+  }
+
+  private open(doc: Y.Doc): HocuspocusProvider {
+    const provider = new HocuspocusProvider({ websocketProvider: this.socket, name: this.draftId, document: doc, token: this.token });
+    provider.on('stateless', ({ payload }: { payload: string }) => this.onStateless(payload));
+    return provider;
+  }
+
+  private listen(socket: HocuspocusProviderWebsocket): HocuspocusProviderWebsocket {
+    socket.on('close', ({ event }: { event: { code?: number } }) => {
+      if (event?.code === EPOCH_CHANGED && socket === this.socket) this.reload();
+    });
+    return socket;
+  }
+
+  /**
+   * A new epoch: drop the old doc (never synced again) and join with a fresh one on a new socket
+   * (the old socket would replay the old provider's queued messages on reconnect).
+   */
+  private reload(): void {
+    this.provider.destroy();
+    this.socket.destroy();
+    this.doc.destroy();
+    this.socket = this.listen(this.openSocket());
+    this.doc = new Y.Doc();
+    this.provider = this.open(this.doc);
+    this.provider.attach();
+    if (this.presence) this.provider.setAwarenessField('presence', this.presence);
+    this.reloads++;
+    for (const f of [...this.reloadListeners]) f(this.doc);
   }
 
   /** The draft as this peer sees it now. */
@@ -114,12 +167,14 @@ export class WeftPeer {
   }
 
   setPresence(p: PeerPresence): void {
+    this.presence = p;
     this.provider.setAwarenessField('presence', p);
   }
 
   setGhost(ghost: PeerPresence['ghost']): void {
     const cur = (this.provider.awareness?.getLocalState()?.['presence'] ?? {}) as PeerPresence;
-    this.provider.setAwarenessField('presence', { ...cur, ghost });
+    this.presence = { ...cur, ghost: ghost ?? null };
+    this.provider.setAwarenessField('presence', this.presence);
   }
 
   /** Everyone's presence (as stamped by the server: `user.id` is the authenticated actor). */

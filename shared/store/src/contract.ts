@@ -131,6 +131,19 @@ export function runStoreContract(name: string, factory: () => Promise<StoreHandl
       expect((await store.listSnapshots(id)).map((s) => s.version)).toEqual([5, 9]);
     });
 
+    it('starts a Yjs epoch once: the draft\'s epoch moves and the snapshot at that version carries the new base', async () => {
+      const id = await newDraft();
+      const doc = { id, title: 'x', order: [], sections: {} };
+      await store.writeSnapshot({ draftId: id, version: 3, epoch: 0, doc, yState: new Uint8Array([1]), reason: 'quiet' });
+      expect(await store.startEpoch(0, { draftId: id, version: 3, doc, yState: new Uint8Array([2]) })).toBe(true);
+      expect((await store.getDraft(id))?.epoch).toBe(1);
+      expect(await store.latestYSnapshot(id, 1, 3)).toMatchObject({ version: 3, epoch: 1, reason: 'epoch', yState: new Uint8Array([2]) });
+      expect(await store.latestYSnapshot(id, 0, 3)).toBeNull();
+      // A second server racing from the same epoch loses, and changes nothing.
+      expect(await store.startEpoch(0, { draftId: id, version: 3, doc, yState: new Uint8Array([3]) })).toBe(false);
+      expect((await store.latestYSnapshot(id, 1, 3))?.yState).toEqual(new Uint8Array([2]));
+    });
+
     it('fills y_update after commit and counts a turn\'s ops from the log', async () => {
       const id = await newDraft();
       const two: Op[] = [{ op: 'add', path: '/x', value: 1 }, { op: 'remove', path: '/x' }];

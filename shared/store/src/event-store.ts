@@ -7,7 +7,7 @@ import type { AppendError, DraftMeta, GlobalBatch, GlobalCursor, NewSnapshot, Ne
 import { createDraft, getDraft, listDrafts } from './drafts.ts';
 import { append } from './append.ts';
 import { findByOpId, findByOpIds, readOpsText, readSteps } from './read-steps.ts';
-import { latestSnapshot, latestYSnapshot, listSnapshots, writeSnapshot } from './snapshots.ts';
+import { latestSnapshot, latestYSnapshot, listSnapshots, startEpoch, writeSnapshot } from './snapshots.ts';
 import { setYUpdate } from './y-update.ts';
 import { turnOpCount } from './turn-op-count.ts';
 import { readGlobal } from './read-global.ts';
@@ -33,6 +33,8 @@ export class EventStore {
   readOpsText(draftId: string, after: number, upTo?: number): Promise<{ version: number; opsText: string }[]> { return readOpsText(this.db, draftId, after, upTo); }
 
   writeSnapshot(s: NewSnapshot): Promise<boolean> { return writeSnapshot(this.db, s); }
+  /** Moves the draft to Yjs epoch fromEpoch+1 with its base state at `s.version` (compaction). */
+  startEpoch(fromEpoch: number, s: Omit<NewSnapshot, 'epoch' | 'reason'>): Promise<boolean> { return startEpoch(this.db, fromEpoch, s); }
   latestSnapshot(draftId: string, atOrBelow?: number): Promise<Snapshot | null> { return latestSnapshot(this.db, draftId, atOrBelow); }
   listSnapshots(draftId: string): Promise<Snapshot[]> { return listSnapshots(this.db, draftId); }
   latestYSnapshot(draftId: string, epoch: number, atOrBelow: number): Promise<Snapshot | null> { return latestYSnapshot(this.db, draftId, epoch, atOrBelow); }

@@ -30,3 +30,19 @@ export async function listSnapshots(db: Kysely<DB>, draftId: string): Promise<Sn
   const rows = await db.selectFrom('snapshots').selectAll().where('draft_id', '=', draftId).orderBy('version').execute();
   return rows.map(toSnapshot);
 }
+
+/**
+ * Starts Yjs epoch `fromEpoch + 1` at `s.version`: the draft's epoch moves and the snapshot at that
+ * version carries the new epoch's base state, in one transaction (a snapshot already written at the
+ * version is the same JSON; it takes the new base). False when the epoch already moved.
+ */
+export async function startEpoch(db: Kysely<DB>, fromEpoch: number, s: Omit<NewSnapshot, 'epoch' | 'reason'>): Promise<boolean> {
+  const epoch = fromEpoch + 1;
+  return db.transaction().execute(async (trx) => {
+    const moved = await trx.updateTable('drafts').set({ epoch }).where('id', '=', s.draftId).where('epoch', '=', fromEpoch).executeTakeFirst();
+    if (Number(moved.numUpdatedRows) !== 1) return false;
+    await trx.insertInto('snapshots').values({ draft_id: s.draftId, version: s.version, epoch, doc: s.doc, y_state: s.yState, reason: 'epoch' })
+      .onConflict((oc) => oc.columns(['draft_id', 'version']).doUpdateSet({ epoch, y_state: s.yState, reason: 'epoch' })).execute();
+    return true;
+  });
+}

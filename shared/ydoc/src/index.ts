@@ -1,4 +1,4 @@
-export { draftToYDoc, yDocToDraft, readEpoch, draftRoots, genesis } from './mirror.ts';
+export { draftToYDoc, yDocToDraft, readEpoch, draftRoots, genesis, epochBase, isStaleEpoch } from './mirror.ts';
 export type { DraftRoots } from './mirror.ts';
 export { applyOpsToYDoc, applyOpToYDoc } from './apply-ops.ts';
 export { yEventsToOps, observeDraftOps } from './events-to-ops.ts';

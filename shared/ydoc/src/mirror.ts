@@ -50,10 +50,29 @@ export function readEpoch(doc: Y.Doc): number {
  * structs — the same lineage, never duplicated content.
  */
 export function genesis(draftId: string, epoch: number): Uint8Array {
+  return epochBase({ id: draftId, title: '', order: [], sections: {} }, epoch);
+}
+
+/**
+ * The base of a Yjs epoch: `draft` built fresh by client id `epoch`. Compaction (ARCHITECTURE.md)
+ * starts epoch n+1 from the draft as committed; the client id makes a peer that still holds an
+ * older epoch's doc recognisable by the ids in its state (isStaleEpoch).
+ */
+export function epochBase(draft: Draft, epoch: number): Uint8Array {
   const d = new Y.Doc({ gc: true });
-  d.clientID = 0;
-  draftToYDoc({ id: draftId, title: '', order: [], sections: {} }, d, epoch);
+  d.clientID = epoch;
+  draftToYDoc(draft, d, epoch);
   const u = Y.encodeStateAsUpdate(d);
   d.destroy();
   return u;
+}
+
+/**
+ * True when a peer's state (its state vector's or update's client ids) comes from an older epoch:
+ * every epoch's doc holds its base's structs, written by client id = that epoch. (A random Yjs
+ * client id below the epoch is a 1-in-2^32-per-epoch event.)
+ */
+export function isStaleEpoch(clients: Iterable<number>, epoch: number): boolean {
+  for (const c of clients) if (c < epoch) return true;
+  return false;
 }

@@ -56,8 +56,21 @@ async function start(r: Ready): Promise<void> {
   }
   const p = peer;
   overlay ??= new Overlay($('wb-frame') as HTMLIFrameElement, $('wb-overlay'), (s) => select(s, true));
-  p.doc.on('update', () => schedule());
-  p.provider.awareness?.on('change', () => { readPeers(); schedule(); });
+  const follow = (): void => {
+    p.doc.on('update', () => schedule());
+    p.provider.awareness?.on('change', () => { readPeers(); schedule(); });
+  };
+  follow();
+  // A new Yjs epoch (server compaction): the peer has a fresh doc; re-follow it and drop the text
+  // binding, which belongs to the old doc.
+  p.onReload(() => {
+    unbind?.();
+    unbind = null;
+    inspectorSig = '';
+    follow();
+    readPeers();
+    schedule();
+  });
   p.onRefused((m) => {
     const lines = m.refused.map((x) => ({ path: x.path, text: x.message }));
     for (const x of m.refused) errors.set(x.path, x.message);

@@ -5,7 +5,9 @@ import type { Connection } from '@hocuspocus/server';
 import { WebSocketServer } from 'ws';
 import type { RawData, WebSocket } from 'ws';
 import * as Y from 'yjs';
+import type { Json } from '@weft/core';
 import { CloseCode } from '@weft/protocol';
+import { epochBase, isStaleEpoch } from '@weft/ydoc';
 import type { ResultMessage, YjsRefusalMessage } from '@weft/protocol';
 import type { Extension, ExtensionApi } from '../app.ts';
 import type { Ctx } from '../context.ts';
@@ -13,7 +15,7 @@ import { can } from '../http/auth.ts';
 import type { Principal } from '../http/auth.ts';
 import { bodyHash, parseSubmit } from '../http/ops.ts';
 import { HttpError } from '../http/respond.ts';
-import { DraftDoc } from './draft-doc.ts';
+import { DraftDoc, structCount } from './draft-doc.ts';
 
 interface ConnContext { principal: Principal; socketId: string }
 
@@ -28,6 +30,7 @@ class CloseError extends Error {
   }
 }
 
+const SYNC_STEP_1 = 0;
 const SYNC_STEP_2 = 1;
 const SYNC_UPDATE = 2;
 
@@ -37,7 +40,17 @@ const SYNC_UPDATE = 2;
  * debounced hooks, and every peer update is validated through the room pipeline and committed to
  * Postgres before anyone else sees it (YJS-WRITES.md).
  */
-export function collabExtension(opts: { maxUpdateBytes?: number } = {}): Extension {
+export interface CollabOptions {
+  maxUpdateBytes?: number;
+  /** Start a new Yjs epoch once a lineage holds this many structs more than a fresh build (and more than twice as many). */
+  compactAfterStructs?: number;
+  /** …and this many times a fresh build's structs (default 1; tests lower it to force epochs). */
+  compactRatio?: number;
+  /** …after this long without a commit on the draft (peers reload; best done when nobody types). */
+  compactQuietMs?: number;
+}
+
+export function collabExtension(opts: CollabOptions = {}): Extension {
   let hocuspocus: Hocuspocus | null = null;
   let wss: WebSocketServer | null = null;
   const docs = new Map<string, DraftDoc>();
@@ -46,13 +59,64 @@ export function collabExtension(opts: { maxUpdateBytes?: number } = {}): Extensi
     register(api: ExtensionApi) {
       const { ctx } = api;
       const maxBytes = opts.maxUpdateBytes ?? ctx.config.maxBodyBytes;
+      const compactAfter = opts.compactAfterStructs ?? ctx.config.compactAfterStructs;
+      const quietMs = opts.compactQuietMs ?? 2000;
+      const timers = new Map<string, NodeJS.Timeout>();
+      /**
+       * Compaction (ARCHITECTURE.md "Yjs epochs"): the draft as committed becomes the base of epoch
+       * n+1, built fresh; the room's lineage is replaced at once and later commits wait until the
+       * epoch is stored; every peer is closed with DOC_EPOCH_CHANGED and reloads into the new doc.
+       */
+      const compact = (dd: DraftDoc): void => {
+        const room = dd.room;
+        if (docs.get(room.draftId) !== dd || room.broken || !room.idle) return;
+        const epoch = room.epoch + 1;
+        const base = epochBase(room.draft, epoch);
+        const next = DraftDoc.fresh(room, base);
+        room.commitAfter(ctx.store.startEpoch(room.epoch, { draftId: room.draftId, version: room.committedVersion, doc: structuredClone(room.draft) as unknown as Json, yState: base }).then((ok) => {
+          if (!ok) throw new Error('the epoch was moved by another process');
+        }));
+        room.epoch = epoch;
+        room.mirror = next;
+        docs.set(room.draftId, next);
+        ctx.metrics.inc('weft_yjs_epochs_total', 1, 'Yjs epochs started (lineage compactions)');
+        ctx.log.info('new Yjs epoch', { draftId: room.draftId, epoch, version: room.committedVersion, structs: structCount(dd.doc), freshStructs: structCount(next.doc) });
+        // Retire the old document at once (connections removed, then unloaded), so the next
+        // connection gets a fresh instance loaded from the new lineage and a stale peer that
+        // reconnects cannot keep the old one alive.
+        const old = hocuspocus?.documents.get(room.draftId);
+        if (old) {
+          for (const conn of old.getConnections()) {
+            conn.close({ code: CloseCode.CONFLICT, reason: 'DOC_EPOCH_CHANGED' } as never);
+            closeSocket(conn, CloseCode.CONFLICT, 'DOC_EPOCH_CHANGED');
+          }
+          void hocuspocus!.unloadDocument(old);
+        }
+      };
+      const scheduleCompaction = (dd: DraftDoc): void => {
+        clearTimeout(timers.get(dd.room.draftId));
+        timers.set(dd.room.draftId, setTimeout(() => {
+          timers.delete(dd.room.draftId);
+          if (dd.room.idle) compact(dd);
+          else scheduleCompaction(dd);
+        }, quietMs).unref());
+      };
       ctx.rooms.setMirrorFactory(async (room) => {
         const dd = await DraftDoc.load(ctx.store, room);
+        dd.onCommitted = () => {
+          if (dd.wantsCompaction(compactAfter, opts.compactRatio)) scheduleCompaction(dd);
+        };
         // A room reloaded while peers are connected (after an unknown commit outcome) takes over
         // their document: live gets whatever the log has that it lacks.
         const live = docs.get(room.draftId)?.live;
         docs.set(room.draftId, dd);
         if (live) dd.adopt(live);
+        else if (dd.wantsCompaction(compactAfter, opts.compactRatio)) {
+          // Nobody is connected yet and nothing is in flight: compact before anyone loads the doc.
+          room.mirror = dd;
+          compact(dd);
+          return docs.get(room.draftId)!;
+        }
         return dd;
       });
       ctx.rooms.keepWhile((id) => docs.get(id)?.live != null);
@@ -79,7 +143,7 @@ export function collabExtension(opts: { maxUpdateBytes?: number } = {}): Extensi
         },
         async afterUnloadDocument({ documentName }) {
           const dd = docs.get(documentName);
-          if (dd?.live) dd.detach(dd.live);
+          if (dd?.live && hocuspocus?.documents.get(documentName) !== dd.live) dd.detach(dd.live);
         },
         async beforeHandleAwareness({ states, transactionOrigin }: { states: Map<number, Record<string, unknown>>; transactionOrigin: unknown }) {
           const conn = originConnection(transactionOrigin);
@@ -91,19 +155,27 @@ export function collabExtension(opts: { maxUpdateBytes?: number } = {}): Extensi
           const c = conn.context as ConnContext;
           for (const state of states.values()) state['user'] = { ...(state['user'] as object | undefined), id: c.principal.actor.id, kind: c.principal.actor.kind };
         },
-        async beforeSync({ connection, type, payload, documentName }) {
-          if ((type !== SYNC_STEP_2 && type !== SYNC_UPDATE) || connection.readOnly) return;
-          const room = await ctx.rooms.get(documentName); // reloads a room dropped after an unknown commit
-          const dd = docs.get(documentName);
-          if (!dd || !room || dd.room !== room) throw new CloseError(CloseCode.INTERNAL, 'INTERNAL');
+        async beforeSync({ connection, type, payload, documentName, document }) {
           try {
+            if (type === SYNC_STEP_1) {
+              // A peer still on an older epoch (or on a document instance from before it) must
+              // reload: syncing it would merge two lineages (duplicated content).
+              const dd = docs.get(documentName);
+              if (dd && (document !== dd.live || isStaleEpoch(Y.decodeStateVector(payload).keys(), dd.room.epoch))) throw new CloseError(CloseCode.CONFLICT, 'DOC_EPOCH_CHANGED');
+              return;
+            }
+            if ((type !== SYNC_STEP_2 && type !== SYNC_UPDATE) || connection.readOnly) return;
+            const room = await ctx.rooms.get(documentName); // reloads a room dropped after an unknown commit
+            const dd = docs.get(documentName);
+            if (!dd || !room || dd.room !== room) throw new CloseError(CloseCode.INTERNAL, 'INTERNAL');
+            if (document !== dd.live) throw new CloseError(CloseCode.CONFLICT, 'DOC_EPOCH_CHANGED');
             await guardUpdate(ctx, dd, connection, payload, maxBytes);
           } catch (e) {
-            // Hostile or unreadable input: close the socket itself with our code (Hocuspocus's own
-            // per-document close carries only a reason), then let Hocuspocus drop the document.
+            // Hostile or unreadable input, or an old epoch: close the socket itself with our code
+            // (Hocuspocus's own per-document close carries only a reason).
             if (e instanceof CloseError) {
-              ctx.metrics.inc('weft_yjs_closed_total', 1, 'Connections closed for malformed, oversized or forged updates');
-              (connection as unknown as { webSocket: { close(code: number, reason: string): void } }).webSocket.close(e.code, e.reason);
+              if (e.code !== CloseCode.CONFLICT) ctx.metrics.inc('weft_yjs_closed_total', 1, 'Connections closed for malformed, oversized or forged updates');
+              closeSocket(connection, e.code, e.reason);
             }
             throw e;
           }
@@ -140,6 +212,10 @@ function attachSocket(h: Hocuspocus, ws: WebSocket, req: IncomingMessage): void 
   ws.on('error', () => ws.terminate());
 }
 
+function closeSocket(connection: Connection, code: number, reason: string): void {
+  (connection as unknown as { webSocket: { close(code: number, reason: string): void } }).webSocket.close(code, reason);
+}
+
 function originConnection(origin: unknown): Connection | null {
   const o = origin as { source?: string; connection?: Connection } | null;
   return o?.source === 'connection' && o.connection ? o.connection : null;
@@ -165,6 +241,7 @@ async function guardUpdate(ctx: Ctx, dd: DraftDoc, connection: Connection, updat
     const owner = dd.owners.get(client);
     if (owner !== undefined && owner !== c.principal.actor.id) throw new CloseError(CloseCode.BAD_REQUEST, 'FORGED_UPDATE');
   }
+  if (isStaleEpoch(meta.from.keys(), dd.room.epoch)) throw new CloseError(CloseCode.CONFLICT, 'DOC_EPOCH_CHANGED');
   const tried = dd.guard.tryUpdate(update);
   if (!tried.ok) {
     const inverse = dd.guard.revert();

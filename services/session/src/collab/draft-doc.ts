@@ -2,7 +2,7 @@ import jsonpatch from 'fast-json-patch';
 import * as Y from 'yjs';
 import type { Op } from '@weft/core';
 import type { EventStore } from '@weft/store';
-import { applyOpsToYDoc, genesis, UpdateGuard, yDocToDraft } from '@weft/ydoc';
+import { applyOpsToYDoc, epochBase, genesis, UpdateGuard, yDocToDraft } from '@weft/ydoc';
 import type { Room, RoomMirror } from '../rooms/room.ts';
 import type { CommittedStep } from '../rooms/types.ts';
 
@@ -30,22 +30,49 @@ export class DraftDoc implements RoomMirror {
    */
   readonly owners = new Map<number, string>();
 
-  private constructor(room: Room, doc: Y.Doc) {
+  /** Structs of a fresh build of the draft, as last measured (null: not yet). */
+  private freshStructs: number | null;
+
+  private constructor(room: Room, doc: Y.Doc, freshStructs: number | null) {
     this.room = room;
     this.doc = doc;
     this.guard = new UpdateGuard(doc);
+    this.freshStructs = freshStructs;
+  }
+
+  /** A new epoch's lineage: the room's draft built fresh (compaction; the room must be idle). */
+  static fresh(room: Room, base: Uint8Array): DraftDoc {
+    const doc = new Y.Doc({ gc: true });
+    Y.applyUpdate(doc, base);
+    return new DraftDoc(room, doc, structCount(doc));
+  }
+
+  /**
+   * The lineage carries more history than content: time for a new epoch. Tombstones of edits stay
+   * in a Y.Doc as structs (in the lineage and in live; edits to one key or one run of text merge,
+   * edits spread over many keys do not), so an open draft's memory would grow with its history; a
+   * fresh build holds only what the draft is. Wanted when the excess over a fresh build passes
+   * both `minStructs` and `ratio` × the fresh build (a reload costs every peer about one fresh
+   * build, so by default it is paid once per build's worth of history). Counting structs is O(clients); the fresh build
+   * is measured again only when the last measure says yes (the draft may have grown since).
+   */
+  wantsCompaction(minStructs: number, ratio = 1): boolean {
+    const n = structCount(this.doc);
+    const over = (fresh: number): boolean => n - fresh > Math.max(minStructs, ratio * fresh);
+    if (n <= minStructs || (this.freshStructs !== null && !over(this.freshStructs))) return false;
+    const fresh = new Y.Doc({ gc: true });
+    Y.applyUpdate(fresh, epochBase(this.room.draft, this.room.epoch + 1));
+    this.freshStructs = structCount(fresh);
+    fresh.destroy();
+    return over(this.freshStructs);
   }
 
   static async load(store: EventStore, room: Room): Promise<DraftDoc> {
     const doc = new Y.Doc({ gc: true });
     const base = await store.latestYSnapshot(room.draftId, room.epoch, room.committedVersion);
-    let after = 0;
-    if (base?.yState) {
-      Y.applyUpdate(doc, base.yState);
-      after = base.version;
-    } else {
-      Y.applyUpdate(doc, genesis(room.draftId, room.epoch));
-    }
+    const baseState = base?.yState ?? genesis(room.draftId, room.epoch);
+    let after = base?.yState ? base.version : 0;
+    Y.applyUpdate(doc, baseState);
     const missing: [number, Uint8Array][] = [];
     while (after < room.committedVersion) {
       const steps = await store.readSteps(room.draftId, { after, limit: 2000, upTo: room.committedVersion });
@@ -57,7 +84,7 @@ export class DraftDoc implements RoomMirror {
       after = steps[steps.length - 1]!.version;
     }
     for (const [v, bytes] of missing) await store.setYUpdate(room.draftId, v, bytes);
-    return new DraftDoc(room, doc);
+    return new DraftDoc(room, doc, null);
   }
 
   /** Inside the room's synchronous pipeline, right after the JSON mirror changed. */
@@ -89,11 +116,14 @@ export class DraftDoc implements RoomMirror {
     return all;
   }
 
+  /** Called after each committed batch (the collaboration door checks for compaction). */
+  onCommitted: (() => void) | null = null;
+
   /** After COMMIT: peers get the committed updates, in version order. */
   committed(steps: CommittedStep[]): void {
     const live = this.live;
-    if (!live) return;
-    for (const s of steps) if (s.yUpdate) Y.applyUpdate(live, s.yUpdate, this.origin);
+    if (live) for (const s of steps) if (s.yUpdate) Y.applyUpdate(live, s.yUpdate, this.origin);
+    this.onCommitted?.();
   }
 
   /** Hocuspocus loaded the document: it starts from the lineage as committed. */
@@ -127,6 +157,13 @@ export class DraftDoc implements RoomMirror {
   detach(live: Y.Doc): void {
     if (this.live === live) this.live = null;
   }
+}
+
+/** Structs in a doc's store: items, tombstones and GC runs (each a heap object). */
+export function structCount(doc: Y.Doc): number {
+  let n = 0;
+  for (const list of doc.store.clients.values()) n += list.length;
+  return n;
 }
 
 /** Runs `f` and returns the Yjs update(s) it produced on `doc`, merged. */

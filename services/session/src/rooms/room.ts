@@ -62,10 +62,18 @@ export class Room {
   private readonly opts: RoomOptions;
   private readonly pending: Pending[] = [];
   private inflight: Pending[] | null = null;
+  /** Steps not yet committed, by opId (a retry joins the original). */
   private readonly byOpId = new Map<string, Pending>();
+  /**
+   * The last RECENT_OPIDS committed opIds → body hash: a retry of one is answered from the log
+   * without a reload. Only the hash is kept, so an open draft's memory does not grow with its
+   * history; older retries are caught by the append (resolveDuplicates).
+   */
+  private readonly recent = new Map<string, string>();
   private readonly turnOps = new Map<string, number>();
   private readonly buckets = new Map<string, TokenBucket>();
   private flushScheduled = false;
+  private barrier: Promise<void> | null = null;
   /** Set by the collaboration door when the draft's Yjs lineage doc is loaded. */
   mirror: RoomMirror | null = null;
   /** Set when a commit's outcome is unknown; the room answers UNAVAILABLE until it is replaced. */
@@ -93,9 +101,11 @@ export class Room {
     // caught by UNIQUE(draft_id, op_id) at append, which writes nothing and names it (resolveDuplicates).
     const known = this.byOpId.get(req.opId);
     if (known) return this.replayPending(known, req);
+    if (this.recent.has(req.opId)) return this.replayCommitted(req);
     if (req.turnId) await this.loadTurnCount(req.turnId);
     const again = this.byOpId.get(req.opId);
     if (again) return this.replayPending(again, req);
+    if (this.recent.has(req.opId)) return this.replayCommitted(req);
     return this.step(req);
   }
 
@@ -169,6 +179,17 @@ export class Room {
     return { ok: true, value: { version: known.version, applied: known.ops, repairs: known.notes, refused: known.refused, replayed: true } };
   }
 
+  private async replayCommitted(req: SubmitRequest): Promise<SubmitOutcome> {
+    if (this.recent.get(req.opId) !== req.bodyHash) return fail(idempotencyConflict(req.opId));
+    try {
+      const known = (await this.opts.store.findByOpIds(this.draftId, [req.opId])).get(req.opId);
+      if (known) return Room.replayStored(known, req);
+    } catch (e) {
+      return fail({ code: 'UNAVAILABLE', message: `The event log is unavailable (${(e as Error).message}); retry with the same opId.` });
+    }
+    return fail({ code: 'INTERNAL', message: `opId "${req.opId}" was committed but is not in the log.` });
+  }
+
   private async replayPending(p: Pending, req: SubmitRequest): Promise<SubmitOutcome> {
     if (p.bodyHash !== req.bodyHash) return fail(idempotencyConflict(req.opId));
     const o = await p.done;
@@ -214,8 +235,23 @@ export class Room {
     });
   }
 
+  /**
+   * Later commits wait for `durable` (a new Yjs epoch being written): a step built on the new
+   * lineage must not reach the log before the epoch that explains its bytes. If it fails, the room
+   * breaks and reloads from the log (the old epoch).
+   */
+  commitAfter(durable: Promise<void>): void {
+    const barrier: Promise<void> = durable.catch((e: unknown) => {
+      this.breakRoom([], { code: 'UNAVAILABLE', message: `A new Yjs epoch could not be stored (${(e as Error).message}); retry with the same opId.` });
+    }).finally(() => {
+      if (this.barrier === barrier) this.barrier = null;
+      if (this.pending.length > 0) this.scheduleFlush();
+    });
+    this.barrier = barrier;
+  }
+
   private async flush(): Promise<void> {
-    if (this.inflight || this.pending.length === 0) return;
+    if (this.inflight || this.pending.length === 0 || this.barrier) return;
     const batch = this.pending.splice(0, this.opts.maxBatch);
     this.inflight = batch;
     const expected = batch[0]!.step.version - 1;
@@ -246,9 +282,15 @@ export class Room {
     this.inflight = null;
     this.committedVersion = batch[batch.length - 1]!.step.version;
     stored.forEach((s, i) => { batch[i]!.step.createdAt = s.createdAt.getTime(); });
-    for (const p of batch) p.resolve({ ok: true, value: p.result });
-    // Keep completed steps in the window only briefly: the durable check covers the rest.
-    this.trimOpIds();
+    for (const p of batch) {
+      p.resolve({ ok: true, value: p.result });
+      this.byOpId.delete(p.step.opId);
+      this.recent.set(p.step.opId, p.bodyHash);
+    }
+    for (const id of this.recent.keys()) {
+      if (this.recent.size <= RECENT_OPIDS) break;
+      this.recent.delete(id);
+    }
     try {
       this.mirror?.committed(batch.map((p) => p.step));
       this.opts.onCommitted(batch.map((p) => p.step));
@@ -298,14 +340,6 @@ export class Room {
     }
     this.settleWaiters();
     this.opts.onBroken?.(this);
-  }
-
-  private trimOpIds(): void {
-    if (this.byOpId.size < 4096) return;
-    for (const [id, p] of this.byOpId) {
-      if (p.step.version <= this.committedVersion) this.byOpId.delete(id);
-      if (this.byOpId.size < 2048) break;
-    }
   }
 
   /** A copy of the draft as committed: in-flight steps are taken back out, newest first. */
@@ -391,6 +425,7 @@ function toNewStep(p: Pending): NewStep {
 
 /** How long a commit may take before its outcome is treated as unknown. */
 const COMMIT_BOUND_MS = 10_000;
+const RECENT_OPIDS = 256;
 
 /** Rejects when `p` has not settled within `ms` (its late result is ignored: the room reloads). */
 export function bounded<T>(p: Promise<T>, ms: number, what: string): Promise<T> {

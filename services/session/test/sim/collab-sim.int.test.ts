@@ -2,6 +2,7 @@
 // under 60 s); WEFT_SIM_SEEDS=N adds N random seeds, WEFT_SEED=<seed> replays one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedFromEnv } from '@weft/testing';
+import { collabExtension } from '../../src/collab/collab.ts';
 import { startTestSession } from '../helpers.ts';
 import type { TestSession } from '../helpers.ts';
 import { runSim } from './run-sim.ts';
@@ -56,3 +57,26 @@ describe('collaboration simulation (seeded)', () => {
     }
   }
 });
+
+/**
+ * The same simulations with Yjs compaction on a hair trigger: epochs change under the peers' feet
+ * (every peer reloads, old docs are turned away), and every check above still holds.
+ */
+describe('collaboration simulation with frequent Yjs epochs (seeded)', () => {
+  let s: TestSession;
+  beforeAll(async () => {
+    s = await startTestSession({ opsPerSecond: 1_000_000, opsPerTurn: 1_000_000 }, undefined, () => [collabExtension({ compactAfterStructs: 40, compactRatio: 0.3, compactQuietMs: 20 })]);
+  });
+  afterAll(async () => s.close());
+
+  for (const mode of ['full', 'none'] as const) {
+    for (const seed of [...(process.env['WEFT_SEED'] ? [] : CI_SEEDS), ...extraSeeds()]) {
+      it(`seed ${seed} (${mode}, reconnects, epochs): peers, server, the log's lineage and a fresh peer agree after epoch changes`, async () => {
+        const rep = await runSim(s, { seed, concurrency: mode, rounds: mode === 'none' ? 100 : 60 });
+        if (rep.problems.length > 0) throw new Error(`${rep.problems.length} problem(s):\n- ${rep.problems.join('\n- ')}\n\n${rep.log.dump()}`);
+        expect((await s.store.getDraft(rep.draftId))!.epoch).toBeGreaterThan(0);
+      }, 90_000);
+    }
+  }
+});
+

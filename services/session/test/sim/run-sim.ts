@@ -75,12 +75,17 @@ export async function runSim(s: TestSession, o: SimOptions): Promise<SimReport> 
   // sees must be valid — no peer may ever see another's invalid write.
   const viewerHttp = await s.as(`${draftId}-viewer`, { [draftId]: ['read'] });
   const viewer = await WeftPeer.join({ url: s.url, draftId, token: viewerHttp.token });
-  viewer.doc.on('update', () => {
+  const watchViewer = (): void => {
     const bad = validateDraft(viewer.draft()).refusals;
     if (bad.length > 0 && problems.length < 50) {
       problems.push(`viewer saw an invalid draft: ${JSON.stringify(bad.slice(0, 3).map((x) => [x.rule, x.path]))}`);
       log.add(`viewer saw an invalid draft: ${JSON.stringify(bad.slice(0, 3).map((x) => [x.rule, x.path]))}`);
     }
+  };
+  viewer.doc.on('update', watchViewer);
+  viewer.onReload((doc) => {
+    log.add('viewer reloaded into a new Yjs epoch');
+    doc.on('update', watchViewer);
   });
 
   const slots: Slot[] = [];
@@ -245,8 +250,10 @@ export async function runSim(s: TestSession, o: SimOptions): Promise<SimReport> 
   // 3b. The log alone rebuilds the Yjs lineage (what a restart loads): every step's stored bytes
   // integrate with no missing parents, and the doc reads as the served draft.
   const lineage = new Y.Doc({ gc: true });
-  Y.applyUpdate(lineage, genesis(draftId, 0));
-  for (const st of steps) if (st.yUpdate) Y.applyUpdate(lineage, st.yUpdate);
+  const epoch = (await s.store.getDraft(draftId))!.epoch;
+  const base = epoch > 0 ? await s.store.latestYSnapshot(draftId, epoch, final.version) : null;
+  Y.applyUpdate(lineage, base?.yState ?? genesis(draftId, 0));
+  for (const st of steps) if (st.yUpdate && st.version > (base?.version ?? 0)) Y.applyUpdate(lineage, st.yUpdate);
   if (lineage.store.pendingStructs !== null || lineage.store.pendingDs !== null) problems.push('the log\'s Yjs bytes leave structs waiting for parents that were never logged');
   if (!jsonEqual(yDocToDraft(lineage, draftId) as unknown as Json, final.draft as unknown as Json)) problems.push(`the Yjs lineage rebuilt from the log differs (log lineage ≠ server): ${jsonDiff(yDocToDraft(lineage, draftId), final.draft).join('; ')}`);
   // 4. It is valid.
