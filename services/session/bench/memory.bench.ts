@@ -83,8 +83,10 @@ for (const target of [100, 1000, 10_000]) {
     await Promise.all(drafts.map((id) => admin.submit(id, { opId: `e${done}`, ops: Array.from({ length: batch }, (_, k) => ({ op: 'replace', path: `/sections/s${(done + k) % 3}/components/c${1 + ((done + k) % 10)}/props/text`, value: `edit ${done + k}` })) })));
     done += batch;
   }
-  await sleep(500);
   await report(`after ${target} edits/draft`);
+  // Compaction waits for 2 s without commits on a draft (peers reload then): measure after it.
+  await sleep(3000);
+  await report(`  … then 3 s quiet`);
 }
 for (const k of kids) k.kill('SIGTERM');
 await svc.close();

@@ -104,7 +104,11 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
       ctx.rooms.setMirrorFactory(async (room) => {
         const dd = await DraftDoc.load(ctx.store, room);
         dd.onCommitted = () => {
-          if (dd.wantsCompaction(compactAfter, opts.compactRatio)) scheduleCompaction(dd);
+          if (!dd.wantsCompaction(compactAfter, opts.compactRatio)) return;
+          // A busy draft may never go quiet: far past the threshold, compact at the first moment
+          // nothing is in flight (tried again after each commit until then).
+          if (dd.wantsCompaction(4 * compactAfter, 4 * (opts.compactRatio ?? 1))) setImmediate(() => dd.room.idle && compact(dd));
+          else scheduleCompaction(dd);
         };
         // A room reloaded while peers are connected (after an unknown commit outcome) takes over
         // their document: live gets whatever the log has that it lacks.

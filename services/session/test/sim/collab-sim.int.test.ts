@@ -16,6 +16,8 @@ const REGRESSIONS: { name: string; opts: SimOptions }[] = [
   { name: 'reconnects: client ids owned by the socket, so a reconnecting peer\'s offline edits were closed as forged forever', opts: { seed: 1, concurrency: 'none' } },
   { name: 'reconnects, seed 2: a peer\'s offline title edit neither committed nor reverted', opts: { seed: 2, concurrency: 'none' } },
   { name: 'concurrent peers, seed 2: viewers saw double parents from refused updates', opts: { seed: 2, concurrency: 'full' } },
+  { name: 'an edit made 1 ms before an abrupt disconnect: its refusal cannot arrive (harness: excused, not a lost refusal)', opts: { seed: 1860255552, concurrency: 'full' } },
+  { name: 'a reconnect 1 ms after a clean disconnect was ignored by the provider, so the peer stayed offline (harness)', opts: { seed: 1382252866, concurrency: 'peers' } },
 ];
 
 /**

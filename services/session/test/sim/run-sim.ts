@@ -51,12 +51,16 @@ interface Slot {
   incarnations: WeftPeer[];
   connected: boolean;
   pending: Promise<unknown>[];
-  /** Marked (always-refused) Yjs edits sent while connected: marker → the peer that sent it. */
-  markers: Map<string, WeftPeer>;
+  /**
+   * Marked (always-refused) Yjs edits made while connected: marker → the peer that made it and its
+   * reload count then. An edit whose answer could not arrive (the socket was cut abruptly right
+   * after, or the peer reloaded into a new epoch before sending it) is excused when it has none.
+   */
+  markers: Map<string, { peer: WeftPeer; reloads: number; at: number; cut?: boolean }>;
 }
 
-const socketOf = (p: WeftPeer): { connect(): Promise<unknown>; disconnect(): void } =>
-  p.provider.configuration.websocketProvider as unknown as { connect(): Promise<unknown>; disconnect(): void };
+const socketOf = (p: WeftPeer): { connect(): Promise<unknown>; disconnect(): void; status: string } =>
+  p.provider.configuration.websocketProvider as unknown as { connect(): Promise<unknown>; disconnect(): void; status: string };
 
 let runs = 0;
 
@@ -107,7 +111,7 @@ export async function runSim(s: TestSession, o: SimOptions): Promise<SimReport> 
       return false;
     }
     slot.peer.applyOps(ops);
-    if (marker && slot.connected) slot.markers.set(marker, slot.peer);
+    if (marker && slot.connected) slot.markers.set(marker, { peer: slot.peer, reloads: slot.peer.reloads, at: Date.now() });
     log.add(`${slot.name}${slot.connected ? '' : ' (offline)'} y ${what} ${JSON.stringify(ops)}`);
     return true;
   };
@@ -119,6 +123,10 @@ export async function runSim(s: TestSession, o: SimOptions): Promise<SimReport> 
       await slot.peer.flushed(3000);
     }
     socketOf(slot.peer).disconnect();
+    // The provider ignores connect() until the close has happened: wait for it.
+    await until(() => socketOf(slot.peer).status === 'disconnected', 'socket closed', 5000);
+    // Only an edit made just before the cut can have lost its answer with the socket.
+    if (!clean) for (const m of slot.markers.values()) if (m.peer === slot.peer && Date.now() - m.at < 250) m.cut = true;
     slot.connected = false;
     log.add(`${slot.name} disconnect${clean ? '' : ' (abrupt)'}`);
   };
@@ -267,8 +275,10 @@ export async function runSim(s: TestSession, o: SimOptions): Promise<SimReport> 
     for (const m of p.refusals) if (!(m.refused.length > 0 && typeof m.refused[0]?.rule === 'string')) problems.push(`malformed refusal: ${JSON.stringify(m)}`);
   }
   for (const slot of slots) {
-    for (const [marker, sender] of slot.markers) {
-      if (!sender.refusals.some((m) => m.changedIds.includes(marker))) problems.push(`${slot.name}: its edit adding the broken section ${marker} was never reported refused to it`);
+    for (const [marker, { peer: sender, reloads, cut }] of slot.markers) {
+      const told = sender.refusals.some((m) => m.changedIds.includes(marker));
+      if (!told && (cut || sender.reloads > reloads)) log.add(`${slot.name}: no answer for ${marker}: ${cut ? 'its socket was cut' : 'it reloaded into a new epoch'} before one could arrive`);
+      else if (!told) problems.push(`${slot.name}: its edit adding the broken section ${marker} was never reported refused to it`);
       for (const other of all) if (other !== sender && other.refusals.some((m) => m.changedIds.includes(marker))) problems.push(`${slot.name}: the refusal of ${marker} also reached another peer`);
     }
     if (steps.some((st) => JSON.stringify(st.ops).includes('"/sections/bad-'))) problems.push('a broken section reached the log');
