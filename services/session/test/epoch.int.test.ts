@@ -53,13 +53,16 @@ describe('Yjs epochs: compaction without duplicated content', () => {
     expect(await epoch()).toBe(0);
     // Edits spread over several keys (a title, a heading, data values): their tombstones do not
     // merge, so the doc's structs grow with every one.
-    for (let i = 0; i < 120; i++) {
-      await s.admin.submit('ep', { opId: `t${i}`, ops: [
-        { op: 'replace', path: '/sections/hero/components/title/props/text', value: `Heading, take ${i}` },
-        { op: 'replace', path: '/title', value: `Page, take ${i}` },
-        { op: 'add', path: `/sections/hero/data/k${i % 5}`, value: i },
-      ] });
-    }
+    const churn = async (tag: string): Promise<void> => {
+      for (let i = 0; i < 120; i++) {
+        await s.admin.submit('ep', { opId: `${tag}${i}`, ops: [
+          { op: 'replace', path: '/sections/hero/components/title/props/text', value: `Heading, take ${i}` },
+          { op: 'replace', path: '/title', value: `Page, take ${i}` },
+          { op: 'add', path: `/sections/hero/data/k${i % 5}`, value: i },
+        ] });
+      }
+    };
+    await churn('t');
     await until(async () => (await epoch()) === 1, 'epoch 1');
     await until(() => peer.reloads >= 1 && reloadedDoc !== null, 'the SDK peer to reload');
     await until(async () => jsonEqual(peer.draft() as unknown as Json, await served()), 'the reloaded peer to equal the server');
@@ -86,6 +89,12 @@ describe('Yjs epochs: compaction without duplicated content', () => {
     expect((await served() as { title: string }).title).toBe('After the epoch');
     expect(Object.keys((check.draft().sections['hero'] as { components: object }).components)).toEqual(['root', 'title']);
     check.close();
+
+    // And again: every epoch's lineage is watched, so history never piles up.
+    await churn('u');
+    await until(async () => (await epoch()) === 2, 'epoch 2');
+    await until(() => peer.reloads >= 2, 'the SDK peer to reload again');
+    await until(async () => jsonEqual(peer.draft() as unknown as Json, await served()), 'the peer to equal the server in epoch 2');
     plain.destroy();
     plainSocket.destroy();
     peer.close();

@@ -73,6 +73,7 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
         const epoch = room.epoch + 1;
         const base = epochBase(room.draft, epoch);
         const next = DraftDoc.fresh(room, base);
+        watch(next);
         room.commitAfter(ctx.store.startEpoch(room.epoch, { draftId: room.draftId, version: room.committedVersion, doc: structuredClone(room.draft) as unknown as Json, yState: base }).then((ok) => {
           if (!ok) throw new Error('the epoch was moved by another process');
         }));
@@ -93,6 +94,16 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
           void hocuspocus!.unloadDocument(old);
         }
       };
+      /** After each commit: is it time for a new epoch? */
+      const watch = (dd: DraftDoc): void => {
+        dd.onCommitted = () => {
+          if (!dd.wantsCompaction(compactAfter, opts.compactRatio)) return;
+          // A busy draft may never go quiet: far past the threshold, compact at the first moment
+          // nothing is in flight (tried again after each commit until then).
+          if (dd.wantsCompaction(4 * compactAfter, 4 * (opts.compactRatio ?? 1))) setImmediate(() => dd.room.idle && compact(dd));
+          else scheduleCompaction(dd);
+        };
+      };
       const scheduleCompaction = (dd: DraftDoc): void => {
         clearTimeout(timers.get(dd.room.draftId));
         timers.set(dd.room.draftId, setTimeout(() => {
@@ -103,13 +114,7 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
       };
       ctx.rooms.setMirrorFactory(async (room) => {
         const dd = await DraftDoc.load(ctx.store, room);
-        dd.onCommitted = () => {
-          if (!dd.wantsCompaction(compactAfter, opts.compactRatio)) return;
-          // A busy draft may never go quiet: far past the threshold, compact at the first moment
-          // nothing is in flight (tried again after each commit until then).
-          if (dd.wantsCompaction(4 * compactAfter, 4 * (opts.compactRatio ?? 1))) setImmediate(() => dd.room.idle && compact(dd));
-          else scheduleCompaction(dd);
-        };
+        watch(dd);
         // A room reloaded while peers are connected (after an unknown commit outcome) takes over
         // their document: live gets whatever the log has that it lacks.
         const live = docs.get(room.draftId)?.live;
