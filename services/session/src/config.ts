@@ -46,7 +46,7 @@ export const options: { [K in keyof SessionConfig]: Option<K> } = {
   sessionIdleMs: { env: 'WEFT_SESSION_IDLE_MS', description: 'Close a session after this idle time', parse: int('WEFT_SESSION_IDLE_MS', 30 * 60_000, 1000) },
   maxBodyBytes: { env: 'WEFT_MAX_BODY_BYTES', description: 'Largest request body or Yjs update', parse: int('WEFT_MAX_BODY_BYTES', 512 * 1024, 1024) },
   maxBatch: { env: 'WEFT_MAX_BATCH', description: 'Most steps per group commit', parse: int('WEFT_MAX_BATCH', 64, 1) },
-  compactAfterStructs: { env: 'WEFT_COMPACT_AFTER_STRUCTS', description: 'Start a new Yjs epoch (peers reload) once a draft\'s Yjs doc holds this many structs of history beyond a fresh build (and more than the build itself)', parse: int('WEFT_COMPACT_AFTER_STRUCTS', 1000, 16) },
+  compactAfterStructs: { env: 'WEFT_COMPACT_AFTER_STRUCTS', description: 'Start a new Yjs epoch (peers reload) once a draft\'s Yjs doc holds this many structs of history beyond a fresh build (and more than the build itself)', parse: int('WEFT_COMPACT_AFTER_STRUCTS', 500, 16) },
 };
 
 export function parseConfig(env: Record<string, string | undefined>, overrides: Partial<SessionConfig> = {}): SessionConfig {
