@@ -20,6 +20,7 @@ import type { Summary } from '../src/stats.ts';
 import { foldLog } from '../src/invariants.ts';
 import { readLog } from '../src/verify.ts';
 import { ADMIN_TOKEN, startStack } from './stack.ts';
+import { emmettAppends } from '../src/baseline-emmett.ts';
 
 const args = process.argv.slice(2);
 const flag = (name: string): boolean => args.includes(`--${name}`);
@@ -142,8 +143,12 @@ try {
   const raw = { opsPerSec: rawN / size.secs, lat: summarize(rawLat) };
   const hot0 = (hot[0]?.['weft'] as { opsPerSec: number } | undefined)?.opsPerSec ?? NaN;
   out(`raw inserts: ${fmt(raw.opsPerSec)} rows/s, ${fmtSummary(raw.lat)}; weft/raw ratio ${fmt(hot0 / raw.opsPerSec, 2)}× (weft hot draft ${fmt(hot0)} ops/s)`);
-  out('emmett PostgreSQL event store: skipped (0.42.0 needs @event-driven-io/pongo + pg as new dependencies in the shared lockfile; not installed in this run)');
   report['rawPostgres'] = raw;
+  // The same event body through emmett's PostgreSQL event store (one event per append, expected
+  // stream version), 10 concurrent streams on the same Postgres.
+  const em = await emmettAppends(stack.pg.url, size.secs, 10, { ops: sample['ops'], inverse: sample['inverse'], opId: 'emmett', actor: 'bench' });
+  out(`emmett PostgreSQL event store 0.42 (10 streams, 1 event/append): ${fmt(em.appendsPerSec)} appends/s, ${fmtSummary(em.lat)}, errors ${em.errors}; weft/emmett ratio ${fmt(hot0 / em.appendsPerSec, 2)}×, emmett/raw ${fmt(em.appendsPerSec / raw.opsPerSec, 2)}×`);
+  report['emmett'] = em;
   await sql.end();
 
   // ── 3. many drafts × 3 peers: 1 writer at 2 ops/s + 2 viewers each; memory and CPU per open draft.
