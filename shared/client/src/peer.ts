@@ -38,8 +38,8 @@ const EPOCH_CHANGED = 4409;
  *
  * When the server starts a new Yjs epoch (compaction) it closes the socket with DOC_EPOCH_CHANGED:
  * the peer then reloads into a fresh Y.Doc (`doc` and `provider` are replaced; onReload listeners
- * are told) — an old doc must never sync into the new lineage. Local edits not yet sent at that
- * moment are dropped.
+ * are told) — an old doc must never sync into the new lineage. Local Yjs edits not yet sent at
+ * that moment are dropped; stateless submits still waiting for an answer are sent again.
  */
 export class WeftPeer {
   doc: Y.Doc;
@@ -50,7 +50,8 @@ export class WeftPeer {
   private readonly token: string;
   private socket: HocuspocusProviderWebsocket;
   private readonly openSocket: () => HocuspocusProviderWebsocket;
-  private readonly waiting = new Map<string, (m: ResultMessage) => void>();
+  /** Submits without an answer yet: opId → the message sent and its resolver. */
+  private readonly waiting = new Map<string, { msg: string; answer: (m: ResultMessage) => void }>();
   private readonly refusalListeners: ((m: YjsRefusalMessage) => void)[] = [];
   private readonly reloadListeners: ((doc: Y.Doc) => void)[] = [];
   private presence: PeerPresence | null = null;
@@ -126,6 +127,15 @@ export class WeftPeer {
     this.provider = this.open(this.doc);
     this.provider.attach();
     if (this.presence) this.provider.setAwarenessField('presence', this.presence);
+    // Submits whose answer died with the old socket are sent again with the same opId: the
+    // server answers a retry once (idempotency), whether or not the first one arrived.
+    const provider = this.provider;
+    const resend = ({ state }: { state: boolean }): void => {
+      if (!state || provider !== this.provider) return;
+      provider.off('synced', resend);
+      for (const w of this.waiting.values()) provider.sendStateless(w.msg);
+    };
+    provider.on('synced', resend);
     this.reloads++;
     for (const f of [...this.reloadListeners]) f(this.doc);
   }
@@ -149,11 +159,13 @@ export class WeftPeer {
         this.waiting.delete(opId);
         reject(new Error(`no answer for ${opId}; retry with the same opId`));
       }, opts.timeoutMs ?? 10_000);
-      this.waiting.set(opId, (m) => {
+      const text = JSON.stringify(msg);
+      this.waiting.set(opId, { msg: text, answer: (m) => {
+        this.waiting.delete(opId);
         clearTimeout(t);
         resolve(m);
-      });
-      this.provider.sendStateless(JSON.stringify(msg));
+      } });
+      this.provider.sendStateless(text);
     });
   }
 
@@ -202,7 +214,7 @@ export class WeftPeer {
     } catch {
       return;
     }
-    if (m.type === 'result') this.waiting.get(m.opId)?.(m);
+    if (m.type === 'result') this.waiting.get(m.opId)?.answer(m);
     else if (m.type === 'refused') {
       this.refusals.push(m);
       for (const l of this.refusalListeners) l(m);

@@ -100,7 +100,7 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
           if (!dd.wantsCompaction(compactAfter, opts.compactRatio)) return;
           // A busy draft may never go quiet: far past the threshold, compact at the first moment
           // nothing is in flight (tried again after each commit until then).
-          if (dd.wantsCompaction(4 * compactAfter, 4 * (opts.compactRatio ?? 1))) setImmediate(() => dd.room.idle && compact(dd));
+          if (dd.wantsCompaction(16 * compactAfter, 16 * (opts.compactRatio ?? 1))) setImmediate(() => dd.room.idle && compact(dd));
           else scheduleCompaction(dd);
         };
       };
