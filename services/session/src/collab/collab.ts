@@ -5,9 +5,8 @@ import type { Connection } from '@hocuspocus/server';
 import { WebSocketServer } from 'ws';
 import type { RawData, WebSocket } from 'ws';
 import * as Y from 'yjs';
-import type { Json } from '@weft/core';
 import { CloseCode } from '@weft/protocol';
-import { epochBase, isStaleEpoch } from '@weft/ydoc';
+import { hasMissingParents, isStaleEpoch } from '@weft/ydoc';
 import type { ResultMessage, YjsRefusalMessage } from '@weft/protocol';
 import type { Extension, ExtensionApi } from '../app.ts';
 import type { Ctx } from '../context.ts';
@@ -15,7 +14,9 @@ import { can } from '../http/auth.ts';
 import type { Principal } from '../http/auth.ts';
 import { bodyHash, parseSubmit } from '../http/ops.ts';
 import { HttpError } from '../http/respond.ts';
-import { DraftDoc, structCount } from './draft-doc.ts';
+import { DraftDoc } from './draft-doc.ts';
+import { closeSocket } from './close-socket.ts';
+import { Epochs } from './epochs.ts';
 
 interface ConnContext { principal: Principal; socketId: string }
 
@@ -59,71 +60,23 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
     register(api: ExtensionApi) {
       const { ctx } = api;
       const maxBytes = opts.maxUpdateBytes ?? ctx.config.maxBodyBytes;
-      const compactAfter = opts.compactAfterStructs ?? ctx.config.compactAfterStructs;
-      const quietMs = opts.compactQuietMs ?? 2000;
-      const timers = new Map<string, NodeJS.Timeout>();
-      /**
-       * Compaction (ARCHITECTURE.md "Yjs epochs"): the draft as committed becomes the base of epoch
-       * n+1, built fresh; the room's lineage is replaced at once and later commits wait until the
-       * epoch is stored; every peer is closed with DOC_EPOCH_CHANGED and reloads into the new doc.
-       */
-      const compact = (dd: DraftDoc): void => {
-        const room = dd.room;
-        if (docs.get(room.draftId) !== dd || room.broken || !room.idle) return;
-        const epoch = room.epoch + 1;
-        const base = epochBase(room.draft, epoch);
-        const next = DraftDoc.fresh(room, base);
-        watch(next);
-        room.commitAfter(ctx.store.startEpoch(room.epoch, { draftId: room.draftId, version: room.committedVersion, doc: structuredClone(room.draft) as unknown as Json, yState: base }).then((ok) => {
-          if (!ok) throw new Error('the epoch was moved by another process');
-        }));
-        room.epoch = epoch;
-        room.mirror = next;
-        docs.set(room.draftId, next);
-        ctx.metrics.inc('weft_yjs_epochs_total', 1, 'Yjs epochs started (lineage compactions)');
-        ctx.log.info('new Yjs epoch', { draftId: room.draftId, epoch, version: room.committedVersion, structs: structCount(dd.doc), freshStructs: structCount(next.doc) });
-        // Retire the old document at once (connections removed, then unloaded), so the next
-        // connection gets a fresh instance loaded from the new lineage and a stale peer that
-        // reconnects cannot keep the old one alive.
-        const old = hocuspocus?.documents.get(room.draftId);
-        if (old) {
-          for (const conn of old.getConnections()) {
-            conn.close({ code: CloseCode.CONFLICT, reason: 'DOC_EPOCH_CHANGED' } as never);
-            closeSocket(conn, CloseCode.CONFLICT, 'DOC_EPOCH_CHANGED');
-          }
-          void hocuspocus!.unloadDocument(old);
-        }
-      };
-      /** After each commit: is it time for a new epoch? */
-      const watch = (dd: DraftDoc): void => {
-        dd.onCommitted = () => {
-          if (!dd.wantsCompaction(compactAfter, opts.compactRatio)) return;
-          // A busy draft may never go quiet: far past the threshold, compact at the first moment
-          // nothing is in flight (tried again after each commit until then).
-          if (dd.wantsCompaction(16 * compactAfter, 16 * (opts.compactRatio ?? 1))) setImmediate(() => dd.room.idle && compact(dd));
-          else scheduleCompaction(dd);
-        };
-      };
-      const scheduleCompaction = (dd: DraftDoc): void => {
-        clearTimeout(timers.get(dd.room.draftId));
-        timers.set(dd.room.draftId, setTimeout(() => {
-          timers.delete(dd.room.draftId);
-          if (dd.room.idle) compact(dd);
-          else scheduleCompaction(dd);
-        }, quietMs).unref());
-      };
+      const epochs = new Epochs(ctx, docs, () => hocuspocus, {
+        minStructs: opts.compactAfterStructs ?? ctx.config.compactAfterStructs,
+        ratio: opts.compactRatio ?? 1,
+        quietMs: opts.compactQuietMs ?? 2000,
+      });
       ctx.rooms.setMirrorFactory(async (room) => {
         const dd = await DraftDoc.load(ctx.store, room);
-        watch(dd);
+        epochs.watch(dd);
         // A room reloaded while peers are connected (after an unknown commit outcome) takes over
         // their document: live gets whatever the log has that it lacks.
         const live = docs.get(room.draftId)?.live;
         docs.set(room.draftId, dd);
         if (live) dd.adopt(live);
-        else if (dd.wantsCompaction(compactAfter, opts.compactRatio)) {
+        else if (epochs.due(dd)) {
           // Nobody is connected yet and nothing is in flight: compact before anyone loads the doc.
           room.mirror = dd;
-          compact(dd);
+          epochs.compact(dd);
           return docs.get(room.draftId)!;
         }
         return dd;
@@ -221,9 +174,6 @@ function attachSocket(h: Hocuspocus, ws: WebSocket, req: IncomingMessage): void 
   ws.on('error', () => ws.terminate());
 }
 
-function closeSocket(connection: Connection, code: number, reason: string): void {
-  (connection as unknown as { webSocket: { close(code: number, reason: string): void } }).webSocket.close(code, reason);
-}
 
 function originConnection(origin: unknown): Connection | null {
   const o = origin as { source?: string; connection?: Connection } | null;
@@ -250,7 +200,9 @@ async function guardUpdate(ctx: Ctx, dd: DraftDoc, connection: Connection, updat
     const owner = dd.owners.get(client);
     if (owner !== undefined && owner !== c.principal.actor.id) throw new CloseError(CloseCode.BAD_REQUEST, 'FORGED_UPDATE');
   }
-  if (isStaleEpoch(meta.from.keys(), dd.room.epoch)) throw new CloseError(CloseCode.CONFLICT, 'DOC_EPOCH_CHANGED');
+  // Structs of an older epoch, or built on structs this lineage never had (another lineage): the
+  // peer must reload; applied, they would wait for parents forever and poison the log.
+  if (isStaleEpoch(meta.from.keys(), dd.room.epoch) || hasMissingParents(update, known)) throw new CloseError(CloseCode.CONFLICT, 'DOC_EPOCH_CHANGED');
   const tried = dd.guard.tryUpdate(update);
   if (!tried.ok) {
     const inverse = dd.guard.revert();

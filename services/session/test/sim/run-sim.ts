@@ -122,9 +122,14 @@ export async function runSim(s: TestSession, o: SimOptions): Promise<SimReport> 
       await Promise.allSettled(slot.pending);
       await slot.peer.flushed(3000);
     }
-    socketOf(slot.peer).disconnect();
-    // The provider ignores connect() until the close has happened: wait for it.
-    await until(() => socketOf(slot.peer).status === 'disconnected', 'socket closed', 5000);
+    // The provider ignores connect() until the close has happened: wait for it. (A reload into a
+    // new epoch replaces the socket; then that one is disconnected too.)
+    let sock = socketOf(slot.peer);
+    sock.disconnect();
+    await until(() => {
+      if (socketOf(slot.peer) !== sock) (sock = socketOf(slot.peer)).disconnect();
+      return sock.status === 'disconnected';
+    }, 'socket closed', 5000);
     // Only an edit made just before the cut can have lost its answer with the socket.
     if (!clean) for (const m of slot.markers.values()) if (m.peer === slot.peer && Date.now() - m.at < 250) m.cut = true;
     slot.connected = false;
@@ -261,8 +266,13 @@ export async function runSim(s: TestSession, o: SimOptions): Promise<SimReport> 
   const epoch = (await s.store.getDraft(draftId))!.epoch;
   const base = epoch > 0 ? await s.store.latestYSnapshot(draftId, epoch, final.version) : null;
   Y.applyUpdate(lineage, base?.yState ?? genesis(draftId, 0));
-  for (const st of steps) if (st.yUpdate && st.version > (base?.version ?? 0)) Y.applyUpdate(lineage, st.yUpdate);
-  if (lineage.store.pendingStructs !== null || lineage.store.pendingDs !== null) problems.push('the log\'s Yjs bytes leave structs waiting for parents that were never logged');
+  let firstPending: string | null = null;
+  for (const st of steps) {
+    if (!st.yUpdate || st.version <= (base?.version ?? 0)) continue;
+    Y.applyUpdate(lineage, st.yUpdate);
+    if (firstPending === null && lineage.store.pendingStructs !== null) firstPending = `v${st.version} ${st.opId} by ${st.actor} (epoch ${epoch} base at v${base?.version ?? 0})`;
+  }
+  if (lineage.store.pendingStructs !== null || lineage.store.pendingDs !== null) problems.push(`the log's Yjs bytes leave structs waiting for parents that were never logged; first at ${firstPending ?? 'a delete set'}`);
   if (!jsonEqual(yDocToDraft(lineage, draftId) as unknown as Json, final.draft as unknown as Json)) problems.push(`the Yjs lineage rebuilt from the log differs (log lineage ≠ server): ${jsonDiff(yDocToDraft(lineage, draftId), final.draft).join('; ')}`);
   // 4. It is valid.
   const invalid = validateDraft(final.draft).refusals;
