@@ -44,6 +44,9 @@ describe('NATS bus when nats-server stops', () => {
     await server.restart();
     await until(() => writer.connected && reader.connected, 'reconnect');
     await until(() => seen.length === 30, 'catch-up after reconnect');
+    // `connected` can be true before the server has the reader's re-sent SUB: a round trip first,
+    // or a core-NATS publish may land before the subscription exists (a flake seen in CI).
+    await reader.flush();
     const m = commit();
     await writer.publish(id, m);
     await until(() => seen.length === 31, 'live again');
