@@ -253,9 +253,9 @@ async function guardUpdate(ctx: Ctx, dd: DraftDoc, connection: Connection, updat
 }
 
 /**
- * An update that changed nothing in the draft (pending structs, judged when their dependencies
- * arrive; or no-ops). Live lags the lineage by the steps in flight, so it gets these bytes after
- * them, where they change nothing either.
+ * An update that changed nothing in the draft (no-op writes, edits inside what was deleted meanwhile,
+ * deletions already made). Live lags the lineage by the steps in flight, so it gets these bytes
+ * after them, where they change nothing either.
  */
 async function keepUnchanged(dd: DraftDoc, update: Uint8Array): Promise<void> {
   dd.guard.commit();
