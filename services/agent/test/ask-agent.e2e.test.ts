@@ -1,6 +1,7 @@
 // "Ask the agent about this" end to end: the launcher (session + /agent/briefs) with a fake
 // OpenAI-compatible endpoint; the agent acts with the caller's token as a Yjs peer, in one turn.
 import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { chromium } from 'playwright-core';
 import type { ChildProcess } from 'node:child_process';
 import { WeftHttpClient, WeftPeer } from '@weft/client';
@@ -27,6 +28,16 @@ const ANSWER = [
 ].join('\n');
 /** The second model call (the Build view's button): the lede, this time. */
 const ANSWER_BROWSER = '{"ops":[{"op":"replace","path":"/sections/hero/components/lede/props/text","value":"Roasted on Monday, at your door on Wednesday."}]}\n{"say":"Made the lede concrete."}';
+
+/** The agent handler alone on a loopback port (404 for anything it does not take). */
+async function serve(handle: (req: IncomingMessage, res: ServerResponse) => boolean): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    if (!handle(req, res)) res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const a = server.address();
+  return { server, url: `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}` };
+}
 
 async function post(url: string, token: string | null, body: unknown): Promise<{ status: number; json: any }> {
   const r = await fetch(`${url}/agent/briefs`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
@@ -179,12 +190,7 @@ describe('POST /agent/briefs', () => {
       await new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
     };
     const handle = agentHandler({ sessionUrl: session.url, model: null, complete: stuck, maxRuns: 1, timeLimitMs: 1500 });
-    const server = createServer((req, res) => {
-      if (!handle(req, res)) res.writeHead(404).end();
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    const a = server.address();
-    const url = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
+    const { server, url } = await serve(handle);
     try {
       const first = await post(url, token, { draftId: 'ask', brief: 'Smaller title.', scope: { sectionId: 'hero', componentId: 'title' } });
       expect(first.status).toBe(202);
@@ -212,12 +218,7 @@ describe('POST /agent/briefs', () => {
 describe('POST /agent/briefs without a model endpoint', () => {
   it('answers 503 UNAVAILABLE saying what to configure', async () => {
     const handle = agentHandler({ sessionUrl: 'http://127.0.0.1:9', model: null });
-    const server = createServer((req, res) => {
-      if (!handle(req, res)) res.writeHead(404).end();
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    const a = server.address();
-    const url = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
+    const { server, url } = await serve(handle);
     try {
       const r = await post(url, 'any-token', { draftId: 'ask', brief: 'x' });
       expect(r.status).toBe(503);

@@ -57,16 +57,6 @@ export type AppendError =
   | { code: 'IDEMPOTENCY_CONFLICT'; opId: string; opIds?: string[] }
   | { code: 'NOT_FOUND'; draftId: string };
 
-export interface Snapshot {
-  draftId: string;
-  version: number;
-  epoch: number;
-  doc: Json;
-  yState: Uint8Array | null;
-  reason: string;
-  createdAt: Date;
-}
-
 export interface NewSnapshot {
   draftId: string;
   version: number;
@@ -74,6 +64,10 @@ export interface NewSnapshot {
   doc: Json;
   yState: Uint8Array | null;
   reason: string;
+}
+
+export interface Snapshot extends NewSnapshot {
+  createdAt: Date;
 }
 
 /** Relay cursor: (tx_id, position), compared as a pair (RELIABILITY.md promise 4). */

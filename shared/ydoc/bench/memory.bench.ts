@@ -36,14 +36,7 @@ function withSection(d: Draft, section: Shape): Y.Doc {
   return doc;
 }
 function propsAsMaps(d: Draft): Y.Doc {
-  const doc = new Y.Doc();
-  doc.transact(() => {
-    doc.getMap('meta').set('title', d.title);
-    doc.getMap('meta').set('epoch', 0);
-    doc.getArray('order').push(d.order);
-    for (const [sid, s] of Object.entries(d.sections)) doc.getMap('sections').set(sid, toY(SECTION_B, s as unknown as Json));
-  });
-  return doc;
+  return withSection(d, SECTION_B);
 }
 function shipped(d: Draft): Y.Doc {
   const doc = new Y.Doc();

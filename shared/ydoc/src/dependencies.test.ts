@@ -1,6 +1,8 @@
 import * as Y from 'yjs';
 import { describe, expect, it } from 'vitest';
-import { hasMissingParents } from './dependencies.ts';
+import { hasMissingParents as missing, readUpdate } from './dependencies.ts';
+
+const hasMissingParents = (u: Uint8Array, known: Map<number, number>): boolean => missing(readUpdate(u), known);
 
 const sv = (d: Y.Doc): Map<number, number> => Y.decodeStateVector(Y.encodeStateVector(d));
 const capture = (d: Y.Doc, f: () => void): Uint8Array => {
@@ -11,6 +13,15 @@ const capture = (d: Y.Doc, f: () => void): Uint8Array => {
   d.off('update', on);
   return Y.mergeUpdates(parts);
 };
+
+describe('readUpdate', () => {
+  it('gives each writing client\'s end clock, like Y.parseUpdateMeta', () => {
+    const d = new Y.Doc();
+    const u = capture(d, () => { d.getArray('order').push(['a', 'b']); d.getMap('meta').set('t', 1); });
+    expect(readUpdate(u).to).toEqual(Y.parseUpdateMeta(u).to);
+    expect(() => readUpdate(new Uint8Array([5, 255, 255]))).toThrow();
+  });
+});
 
 describe('hasMissingParents', () => {
   it('is false for an update built on what the doc has, or only on itself', () => {

@@ -6,7 +6,8 @@ import { WebSocketServer } from 'ws';
 import type { RawData, WebSocket } from 'ws';
 import * as Y from 'yjs';
 import { CloseCode } from '@weft/protocol';
-import { hasMissingParents, isStaleEpoch } from '@weft/ydoc';
+import { hasMissingParents, isStaleEpoch, readUpdate } from '@weft/ydoc';
+import type { UpdateParts } from '@weft/ydoc';
 import type { ResultMessage, YjsRefusalMessage } from '@weft/protocol';
 import type { Extension, ExtensionApi } from '../app.ts';
 import type { Ctx } from '../context.ts';
@@ -188,21 +189,21 @@ function originConnection(origin: unknown): Connection | null {
 async function guardUpdate(ctx: Ctx, dd: DraftDoc, connection: Connection, update: Uint8Array, maxBytes: number): Promise<void> {
   const c = connection.context as ConnContext;
   if (update.length > maxBytes) throw new CloseError(CloseCode.BAD_REQUEST, 'PAYLOAD_TOO_LARGE');
-  let meta: { from: Map<number, number>; to: Map<number, number> };
+  let parts: UpdateParts;
   try {
-    meta = Y.parseUpdateMeta(update);
+    parts = readUpdate(update);
   } catch {
     throw new CloseError(CloseCode.BAD_REQUEST, 'FORGED_UPDATE');
   }
   const known = Y.decodeStateVector(Y.encodeStateVector(dd.doc));
-  for (const [client, end] of meta.to) {
+  for (const [client, end] of parts.to) {
     if ((known.get(client) ?? 0) >= end) continue; // nothing new from this client
     const owner = dd.owners.get(client);
     if (owner !== undefined && owner !== c.principal.actor.id) throw new CloseError(CloseCode.BAD_REQUEST, 'FORGED_UPDATE');
   }
   // Structs of an older epoch, or built on structs this lineage never had (another lineage): the
   // peer must reload; applied, they would wait for parents forever and poison the log.
-  if (isStaleEpoch(meta.from.keys(), dd.room.epoch) || hasMissingParents(update, known)) throw new CloseError(CloseCode.CONFLICT, 'DOC_EPOCH_CHANGED');
+  if (isStaleEpoch(parts.to.keys(), dd.room.epoch) || hasMissingParents(parts, known)) throw new CloseError(CloseCode.CONFLICT, 'DOC_EPOCH_CHANGED');
   const tried = dd.guard.tryUpdate(update);
   if (!tried.ok) {
     const inverse = dd.guard.revert();
@@ -210,7 +211,7 @@ async function guardUpdate(ctx: Ctx, dd: DraftDoc, connection: Connection, updat
     if (tried.error === 'foreign') dd.unlogged(Y.mergeUpdates([update, inverse]));
     throw new CloseError(CloseCode.BAD_REQUEST, 'FORGED_UPDATE');
   }
-  for (const [client] of meta.from) if (!dd.owners.has(client)) dd.owners.set(client, c.principal.actor.id);
+  for (const client of parts.to.keys()) if (!dd.owners.has(client)) dd.owners.set(client, c.principal.actor.id);
   if (tried.ops.length === 0) return keepUnchanged(dd, update);
   const judged = dd.room.step({
     opId: `y-${c.socketId.slice(0, 8)}-${randomUUID().slice(0, 8)}`,
