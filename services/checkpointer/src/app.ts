@@ -242,6 +242,8 @@ export function build(deps: CheckpointerDeps, config: CheckpointerConfig = {}): 
       for (const id of [...folds.keys()]) forget(id);
     },
     async drain() {
+      // Up to the log's head, not only what the bus has delivered so far (messages can be in flight).
+      await follower.checkHeads();
       await follower.idle();
       for (const [id, st] of states) {
         if (st.pendingOps > 0 || st.quiet) await snapshotNow(id, follower.lastVersion(id) ?? Number.MAX_SAFE_INTEGER, 'drain');

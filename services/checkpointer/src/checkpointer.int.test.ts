@@ -73,13 +73,16 @@ describe('checkpointer on Postgres + NATS', () => {
     const w = await createWriter(store, pub);
     await w.commit([{ op: 'add', path: '/sections/hero', value: { id: 'hero', kind: 'surface', catalog: 'weft@1', data: {}, components: { root: { id: 'root', component: 'Stack', children: [] } } } }, { op: 'add', path: '/order/-', value: 'hero' }]);
     await w.edits(4);
-    await until(async () => (await store.latestSnapshot(w.draftId))?.version === 5, 'quiet snapshot');
+    // Wait on the checkpointer's own record: the row can be visible before its write returns.
+    await until(() => of(ck, w.draftId).length === 1, 'quiet snapshot');
     expect(of(ck, w.draftId).map((r) => [r.version, r.reason, r.yState])).toEqual([[5, 'quiet', true]]);
+    expect((await store.latestSnapshot(w.draftId))?.version).toBe(5);
     await expectConsistent(w.draftId, w.history);
     // quiet again after more writes: the next snapshot continues the open fold
     await w.edits(3);
-    await until(async () => (await store.latestSnapshot(w.draftId))?.version === 8, 'second quiet snapshot');
+    await until(() => of(ck, w.draftId).length === 2, 'second quiet snapshot');
     expect(of(ck, w.draftId).map((r) => [r.version, r.warm])).toEqual([[5, false], [8, true]]);
+    expect((await store.latestSnapshot(w.draftId))?.version).toBe(8);
     await expectConsistent(w.draftId, w.history);
   });
 
