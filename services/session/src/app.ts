@@ -5,11 +5,12 @@ import type { AgUiEvent } from '@weft/protocol';
 import type { SessionConfig } from './config.ts';
 import { consoleLogger } from './context.ts';
 import type { Ctx, Deps } from './context.ts';
-import { Auth } from './http/auth.ts';
+import { Auth } from './commands/principal.ts';
+import { WeftError } from './commands/errors.ts';
 import { registerAdmin } from './http/admin.ts';
 import { registerDrafts } from './http/drafts.ts';
 import { registerOps } from './http/ops.ts';
-import { HttpError, sendError } from './http/respond.ts';
+import { sendError } from './http/respond.ts';
 import { Router } from './http/router.ts';
 import { registerStream } from './http/stream.ts';
 import { SessionManager } from './live/sessions.ts';
@@ -148,10 +149,10 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
     handle(req, res) {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const m = router.match(req.method ?? 'GET', url.pathname);
-      if (m === null) return sendError(res, new HttpError('NOT_FOUND', `No route ${req.method} ${url.pathname}.`));
-      if (m === 'method') return sendError(res, new HttpError('BAD_REQUEST', `Method ${req.method} is not allowed on ${url.pathname}.`));
+      if (m === null) return sendError(res, new WeftError('NOT_FOUND', `No route ${req.method} ${url.pathname}.`));
+      if (m === 'method') return sendError(res, new WeftError('BAD_REQUEST', `Method ${req.method} is not allowed on ${url.pathname}.`));
       m.handler({ req, res, params: m.params, url }).catch((e: unknown) => {
-        if (e instanceof HttpError) {
+        if (e instanceof WeftError) {
           metrics.inc('weft_http_errors_total', 1, 'Typed HTTP errors');
           if (!res.headersSent) sendError(res, e);
           else res.end();
@@ -159,13 +160,13 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
         }
         if (isDatabaseUnavailable(e)) {
           metrics.inc('weft_http_unavailable_total', 1, 'Requests answered 503 while the database was unreachable');
-          if (!res.headersSent) sendError(res, new HttpError('UNAVAILABLE', 'The database is unreachable; retry shortly (writes: with the same opId).'));
+          if (!res.headersSent) sendError(res, new WeftError('UNAVAILABLE', 'The database is unreachable; retry shortly (writes: with the same opId).'));
           else res.end();
           return;
         }
         log.error('unhandled error', { path: url.pathname, error: e instanceof Error ? e.stack ?? e.message : String(e) });
         metrics.inc('weft_http_internal_errors_total', 1, 'Unexpected errors');
-        if (!res.headersSent) sendError(res, new HttpError('INTERNAL'));
+        if (!res.headersSent) sendError(res, new WeftError('INTERNAL'));
         else res.end();
       });
     },

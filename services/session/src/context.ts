@@ -1,7 +1,7 @@
 import type { Bus } from '@weft/bus';
 import type { EventStore, SessionStore, TokenStore } from '@weft/store';
 import type { SessionConfig } from './config.ts';
-import type { Auth } from './http/auth.ts';
+import type { Auth } from './commands/principal.ts';
 import type { SseHub } from './live/sse.ts';
 import type { Metrics } from './metrics.ts';
 import type { RoomManager } from './rooms/room-manager.ts';

@@ -11,10 +11,10 @@ import type { UpdateParts } from '@weft/ydoc';
 import type { ResultMessage, YjsRefusalMessage } from '@weft/protocol';
 import type { Extension, ExtensionApi } from '../app.ts';
 import type { Ctx } from '../context.ts';
-import { can } from '../http/auth.ts';
-import type { Principal } from '../http/auth.ts';
-import { bodyHash, parseSubmit } from '../http/ops.ts';
-import { HttpError } from '../http/respond.ts';
+import { WeftError } from '../commands/errors.ts';
+import { can } from '../commands/principal.ts';
+import type { Principal } from '../commands/principal.ts';
+import { parseSubmit, submit } from '../commands/submit.ts';
 import { DraftDoc } from './draft-doc.ts';
 import { closeSocket } from './close-socket.ts';
 import { Epochs } from './epochs.ts';
@@ -274,7 +274,10 @@ function changedIds(ops: { path: string }[]): string[] {
   return [...ids];
 }
 
-/** A stateless `submit` message: the same pipeline as HTTP, answered with a `result` message. */
+/**
+ * A stateless `submit` message: the submit command, as over HTTP (scope, session guard, budgets),
+ * answered with a `result` message.
+ */
 async function handleSubmit(ctx: Ctx, connection: Connection, draftId: string, payload: string): Promise<void> {
   let opId = '';
   try {
@@ -282,20 +285,14 @@ async function handleSubmit(ctx: Ctx, connection: Connection, draftId: string, p
     if (msg.type !== 'submit') return; // other stateless traffic (ghosts) is not ours to answer
     opId = typeof msg.opId === 'string' ? msg.opId : '';
     const c = connection.context as ConnContext;
-    if (connection.readOnly) throw new HttpError('FORBIDDEN', 'This connection is read-only.');
-    const body = parseSubmit(msg);
-    const room = await ctx.rooms.get(draftId);
-    if (!room) throw new HttpError('NOT_FOUND', `No draft "${draftId}".`);
-    const out = await room.submit({
-      opId: body.opId, bodyHash: bodyHash(body.ops, body.turnId), baseVersion: body.baseVersion, turnId: body.turnId ?? null,
-      ops: body.ops, actor: c.principal.actor,
-    });
+    if (connection.readOnly) throw new WeftError('FORBIDDEN', 'This connection is read-only.');
+    const out = await submit(ctx, c.principal, draftId, parseSubmit(msg));
     const reply: ResultMessage = out.ok
       ? { type: 'result', opId, ok: true, ...out.value }
-      : { type: 'result', opId, ok: false, version: room.version, applied: [], repairs: [], refused: [], error: { code: out.error.code, message: out.error.message } };
+      : { type: 'result', opId, ok: false, version: ctx.rooms.peek(draftId)?.version ?? 0, applied: [], repairs: [], refused: [], error: { code: out.error.code, message: out.error.message } };
     connection.sendStateless(JSON.stringify(reply));
   } catch (e) {
-    const err = e instanceof HttpError ? { code: e.code, message: e.message } : { code: 'BAD_REQUEST', message: 'The stateless message is not a valid submit.' };
+    const err = e instanceof WeftError ? { code: e.code, message: e.message } : { code: 'BAD_REQUEST', message: 'The stateless message is not a valid submit.' };
     const reply: ResultMessage = { type: 'result', opId, ok: false, version: 0, applied: [], repairs: [], refused: [], error: err };
     connection.sendStateless(JSON.stringify(reply));
   }

@@ -1,8 +1,9 @@
 import type { Scope } from '@weft/protocol';
 import type { Ctx } from '../context.ts';
-import { requireScope } from './auth.ts';
-import { mustRoom } from './drafts.ts';
-import { HttpError, isObject, readJson, sendJson } from './respond.ts';
+import { mustRoom } from '../commands/drafts.ts';
+import { WeftError } from '../commands/errors.ts';
+import { requireScope } from '../commands/principal.ts';
+import { isObject, readJson, sendJson } from './respond.ts';
 import type { Router } from './router.ts';
 
 const ACTOR_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
@@ -10,24 +11,24 @@ const SCOPE_KEY = /^(\*|[a-z][a-z0-9-]{0,40})$/;
 
 export function registerAdmin(router: Router, ctx: Ctx): void {
   router.on('POST', '/v1/tokens', async ({ req, res }) => {
-    const p = await ctx.auth.fromRequest(req);
-    if (!p.admin) throw new HttpError('FORBIDDEN', 'Only the admin token mints tokens.');
+    const p = await ctx.auth.fromHeader(req.headers.authorization);
+    if (!p.admin) throw new WeftError('FORBIDDEN', 'Only the admin token mints tokens.');
     const body = await readJson(req, 16 * 1024);
     if (!isObject(body) || !isObject(body['actor']) || !isObject(body['scopes'])) {
-      throw new HttpError('BAD_REQUEST', 'Send { "actor": { "id", "kind": "human"|"agent" }, "scopes": { "<draftId>"|"*": ["read","write"] }, "ttlSeconds"? }.');
+      throw new WeftError('BAD_REQUEST', 'Send { "actor": { "id", "kind": "human"|"agent" }, "scopes": { "<draftId>"|"*": ["read","write"] }, "ttlSeconds"? }.');
     }
     const actor = body['actor'];
-    if (typeof actor['id'] !== 'string' || !ACTOR_ID.test(actor['id'])) throw new HttpError('BAD_REQUEST', 'actor.id must be 1–128 characters of [A-Za-z0-9._:@-].', { path: '/actor/id' });
-    if (actor['kind'] !== 'human' && actor['kind'] !== 'agent') throw new HttpError('BAD_REQUEST', 'actor.kind must be "human" or "agent".', { path: '/actor/kind' });
+    if (typeof actor['id'] !== 'string' || !ACTOR_ID.test(actor['id'])) throw new WeftError('BAD_REQUEST', 'actor.id must be 1–128 characters of [A-Za-z0-9._:@-].', { path: '/actor/id' });
+    if (actor['kind'] !== 'human' && actor['kind'] !== 'agent') throw new WeftError('BAD_REQUEST', 'actor.kind must be "human" or "agent".', { path: '/actor/kind' });
     const scopes: Record<string, Scope[]> = {};
     for (const [k, v] of Object.entries(body['scopes'])) {
-      if (!SCOPE_KEY.test(k)) throw new HttpError('BAD_REQUEST', `Scope key "${k}" must be a draft id or "*".`, { path: `/scopes/${k}` });
-      if (!Array.isArray(v) || v.some((s) => s !== 'read' && s !== 'write')) throw new HttpError('BAD_REQUEST', 'Scopes are a list of "read" and "write".', { path: `/scopes/${k}` });
+      if (!SCOPE_KEY.test(k)) throw new WeftError('BAD_REQUEST', `Scope key "${k}" must be a draft id or "*".`, { path: `/scopes/${k}` });
+      if (!Array.isArray(v) || v.some((s) => s !== 'read' && s !== 'write')) throw new WeftError('BAD_REQUEST', 'Scopes are a list of "read" and "write".', { path: `/scopes/${k}` });
       // write implies read: a writer always sees what it writes.
       scopes[k] = v.includes('write') ? ['read', 'write'] : ['read'];
     }
     const ttl = body['ttlSeconds'];
-    if (ttl !== undefined && (!Number.isInteger(ttl) || (ttl as number) <= 0)) throw new HttpError('BAD_REQUEST', 'ttlSeconds must be a positive integer.', { path: '/ttlSeconds' });
+    if (ttl !== undefined && (!Number.isInteger(ttl) || (ttl as number) <= 0)) throw new WeftError('BAD_REQUEST', 'ttlSeconds must be a positive integer.', { path: '/ttlSeconds' });
     const minted = await ctx.tokens.mint({
       actorId: actor['id'], actorKind: actor['kind'], name: typeof body['name'] === 'string' ? body['name'].slice(0, 200) : actor['id'], scopes,
       expiresAt: ttl === undefined ? null : new Date(ctx.now() + (ttl as number) * 1000),
@@ -36,14 +37,14 @@ export function registerAdmin(router: Router, ctx: Ctx): void {
   });
 
   router.on('DELETE', '/v1/tokens/:id', async ({ req, res, params }) => {
-    const p = await ctx.auth.fromRequest(req);
-    if (!p.admin) throw new HttpError('FORBIDDEN', 'Only the admin token revokes tokens.');
+    const p = await ctx.auth.fromHeader(req.headers.authorization);
+    if (!p.admin) throw new WeftError('FORBIDDEN', 'Only the admin token revokes tokens.');
     await ctx.tokens.revoke(params['id']!);
     sendJson(res, 200, { revoked: params['id'] });
   });
 
   router.on('POST', '/v1/drafts/:id/sessions', async ({ req, res, params }) => {
-    const p = await ctx.auth.fromRequest(req);
+    const p = await ctx.auth.fromHeader(req.headers.authorization);
     const id = params['id']!;
     requireScope(p, id, 'read');
     await mustRoom(ctx, id);
@@ -52,17 +53,17 @@ export function registerAdmin(router: Router, ctx: Ctx): void {
   });
 
   router.on('DELETE', '/v1/sessions/:sid', async ({ req, res, params }) => {
-    const p = await ctx.auth.fromRequest(req);
+    const p = await ctx.auth.fromHeader(req.headers.authorization);
     const closed = await ctx.sessions.close(params['sid']!, p);
     sendJson(res, 200, { closed });
   });
 
   router.on('POST', '/v1/drafts/:id/turns/:turnId/finish', async ({ req, res, params }) => {
-    const p = await ctx.auth.fromRequest(req);
+    const p = await ctx.auth.fromHeader(req.headers.authorization);
     const id = params['id']!;
     requireScope(p, id, 'write');
     const summary = ctx.finishTurn(id, params['turnId']!);
-    if (!summary) throw new HttpError('NOT_FOUND', `No open turn "${params['turnId']}" on draft "${id}".`);
+    if (!summary) throw new WeftError('NOT_FOUND', `No open turn "${params['turnId']}" on draft "${id}".`);
     sendJson(res, 200, { turnId: params['turnId'], summary });
   });
 

@@ -3,25 +3,26 @@ import jsonpatch from 'fast-json-patch';
 import type { VersionEntry } from '@weft/protocol';
 import type { Ctx } from '../context.ts';
 import { loadDraft } from '@weft/store';
-import type { Room } from '../rooms/room.ts';
-import { can, requireScope } from './auth.ts';
-import { HttpError, isObject, readJson, sendJson } from './respond.ts';
+import { mustRoom, readDraft } from '../commands/drafts.ts';
+import { WeftError } from '../commands/errors.ts';
+import { can, requireScope } from '../commands/principal.ts';
+import { isObject, readJson, sendJson } from './respond.ts';
 import type { Router } from './router.ts';
 
 const ID = /^[a-z][a-z0-9-]{0,40}$/;
 
 export function registerDrafts(router: Router, ctx: Ctx): void {
   router.on('POST', '/v1/drafts', async ({ req, res }) => {
-    const p = await ctx.auth.fromRequest(req);
+    const p = await ctx.auth.fromHeader(req.headers.authorization);
     const body = await readJson(req, ctx.config.maxBodyBytes);
-    if (!isObject(body)) throw new HttpError('BAD_REQUEST', 'Send { "id"?: string, "title"?: string }.');
+    if (!isObject(body)) throw new WeftError('BAD_REQUEST', 'Send { "id"?: string, "title"?: string }.');
     const id = body['id'] === undefined ? `d-${randomUUID().slice(0, 8)}` : body['id'];
-    if (typeof id !== 'string' || !ID.test(id)) throw new HttpError('BAD_REQUEST', 'id must match [a-z][a-z0-9-]{0,40}.', { path: '/id' });
+    if (typeof id !== 'string' || !ID.test(id)) throw new WeftError('BAD_REQUEST', 'id must match [a-z][a-z0-9-]{0,40}.', { path: '/id' });
     const title = body['title'] ?? '';
-    if (typeof title !== 'string' || title.length > 500) throw new HttpError('BAD_REQUEST', 'title must be a string of at most 500 characters.', { path: '/title' });
-    if (!can(p, id, 'write')) throw new HttpError('FORBIDDEN', 'Creating a draft needs the "write" scope on it (or on "*").');
+    if (typeof title !== 'string' || title.length > 500) throw new WeftError('BAD_REQUEST', 'title must be a string of at most 500 characters.', { path: '/title' });
+    if (!can(p, id, 'write')) throw new WeftError('FORBIDDEN', 'Creating a draft needs the "write" scope on it (or on "*").');
     const r = await ctx.store.createDraft({ id, title, createdBy: p.actor.id });
-    if (!r.ok) throw new HttpError('VERSION_CONFLICT', `A draft "${id}" already exists.`, { currentVersion: (await ctx.store.getDraft(id))?.headVersion ?? 0 });
+    if (!r.ok) throw new WeftError('VERSION_CONFLICT', `A draft "${id}" already exists.`, { currentVersion: (await ctx.store.getDraft(id))?.headVersion ?? 0 });
     let version = 0;
     if (title) {
       const room = await mustRoom(ctx, id);
@@ -32,42 +33,33 @@ export function registerDrafts(router: Router, ctx: Ctx): void {
   });
 
   router.on('GET', '/v1/drafts', async ({ req, res }) => {
-    const p = await ctx.auth.fromRequest(req);
+    const p = await ctx.auth.fromHeader(req.headers.authorization);
     const all = await ctx.store.listDrafts();
     sendJson(res, 200, { drafts: all.filter((d) => can(p, d.id, 'read')) });
   });
 
   router.on('GET', '/v1/drafts/:id', async ({ req, res, params, url }) => {
-    const p = await ctx.auth.fromRequest(req);
+    const p = await ctx.auth.fromHeader(req.headers.authorization);
     const id = params['id']!;
-    requireScope(p, id, 'read');
-    const room = await mustRoom(ctx, id);
     const v = url.searchParams.get('version');
-    if (v !== null) {
-      const version = parseVersion(v, '/version');
-      if (version > room.committedVersion) throw new HttpError('NOT_FOUND', `Version ${version} does not exist yet; the head is ${room.committedVersion}.`);
-      const at = await loadDraft(ctx.store, id, version);
-      sendJson(res, 200, { id, version: at.version, epoch: room.epoch, draft: at.draft });
-      return;
-    }
-    const snap = room.committedView();
-    sendJson(res, 200, { id, version: snap.version, epoch: room.epoch, draft: snap.draft });
+    const at = await readDraft(ctx, p, id, v === null ? undefined : parseVersion(v, '/version'));
+    sendJson(res, 200, { id, version: at.version, epoch: at.epoch, draft: at.draft });
   });
 
   router.on('GET', '/v1/drafts/:id/diff', async ({ req, res, params, url }) => {
-    const p = await ctx.auth.fromRequest(req);
+    const p = await ctx.auth.fromHeader(req.headers.authorization);
     const id = params['id']!;
     requireScope(p, id, 'read');
     const room = await mustRoom(ctx, id);
     const from = parseVersion(url.searchParams.get('from') ?? '0', '/from');
     const to = parseVersion(url.searchParams.get('to') ?? String(room.committedVersion), '/to');
-    if (from > room.committedVersion || to > room.committedVersion) throw new HttpError('NOT_FOUND', `The head is version ${room.committedVersion}.`);
+    if (from > room.committedVersion || to > room.committedVersion) throw new WeftError('NOT_FOUND', `The head is version ${room.committedVersion}.`);
     const [a, b] = await Promise.all([loadDraft(ctx.store, id, from), loadDraft(ctx.store, id, to)]);
     sendJson(res, 200, { from, to, patch: jsonpatch.compare(a.draft, b.draft) });
   });
 
   router.on('GET', '/v1/drafts/:id/versions', async ({ req, res, params }) => {
-    const p = await ctx.auth.fromRequest(req);
+    const p = await ctx.auth.fromHeader(req.headers.authorization);
     const id = params['id']!;
     requireScope(p, id, 'read');
     await mustRoom(ctx, id);
@@ -75,15 +67,9 @@ export function registerDrafts(router: Router, ctx: Ctx): void {
   });
 }
 
-export async function mustRoom(ctx: Ctx, id: string): Promise<Room> {
-  const room = await ctx.rooms.get(id);
-  if (!room) throw new HttpError('NOT_FOUND', `No draft "${id}" (or no access to it).`);
-  return room;
-}
-
 export function parseVersion(v: string, path: string): number {
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new HttpError('BAD_REQUEST', `${path.slice(1)} must be a non-negative integer.`, { path });
+  if (!Number.isInteger(n) || n < 0) throw new WeftError('BAD_REQUEST', `${path.slice(1)} must be a non-negative integer.`, { path });
   return n;
 }
 

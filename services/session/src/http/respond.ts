@@ -1,16 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '@weft/core';
-import type { ErrorPayload } from '@weft/core';
-
-export class HttpError extends Error {
-  readonly code: ErrorCode;
-  readonly extra: Record<string, unknown>;
-  constructor(code: ErrorCode, message?: string, extra: Record<string, unknown> = {}) {
-    super(message ?? ErrorCode[code].message);
-    this.code = code;
-    this.extra = extra;
-  }
-}
+import { WeftError } from '../commands/errors.ts';
 
 const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
@@ -23,8 +13,8 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.end(text);
 }
 
-export function sendError(res: ServerResponse, e: HttpError): void {
-  const payload: ErrorPayload = { code: e.code, message: e.message, ...e.extra };
+export function sendError(res: ServerResponse, e: WeftError): void {
+  const payload = e.toPayload();
   const headers: Record<string, string> = {};
   const retry = e.extra['retryAfterMs'];
   if (typeof retry === 'number') headers['retry-after'] = String(Math.max(1, Math.ceil(retry / 1000)));
@@ -36,14 +26,14 @@ export function sendError(res: ServerResponse, e: HttpError): void {
 /** Reads a JSON body with a hard size cap; malformed or oversized input is a typed error. */
 export async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > maxBytes) throw new HttpError('PAYLOAD_TOO_LARGE', `The body is ${declared} bytes; the limit is ${maxBytes}.`, { limit: maxBytes });
+  if (declared > maxBytes) throw new WeftError('PAYLOAD_TOO_LARGE', `The body is ${declared} bytes; the limit is ${maxBytes}.`, { limit: maxBytes });
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
     if (size > maxBytes) {
       req.resume();
-      throw new HttpError('PAYLOAD_TOO_LARGE', `The body exceeds ${maxBytes} bytes.`, { limit: maxBytes });
+      throw new WeftError('PAYLOAD_TOO_LARGE', `The body exceeds ${maxBytes} bytes.`, { limit: maxBytes });
     }
     chunks.push(chunk as Buffer);
   }
@@ -52,7 +42,7 @@ export async function readJson(req: IncomingMessage, maxBytes: number): Promise<
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {
-    throw new HttpError('MALFORMED_JSON', `The body is not valid JSON: ${(e as Error).message}`);
+    throw new WeftError('MALFORMED_JSON', `The body is not valid JSON: ${(e as Error).message}`);
   }
 }
 

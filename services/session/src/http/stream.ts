@@ -2,8 +2,9 @@ import { stateSnapshot, stepEvents } from '@weft/protocol';
 import type { Json } from '@weft/core';
 import type { Ctx } from '../context.ts';
 import { formatEvents } from '../live/sse.ts';
-import { requireScope } from './auth.ts';
-import { mustRoom, parseVersion } from './drafts.ts';
+import { mustRoom } from '../commands/drafts.ts';
+import { requireScope } from '../commands/principal.ts';
+import { parseVersion } from './drafts.ts';
 import type { Router } from './router.ts';
 
 /**
@@ -14,7 +15,7 @@ import type { Router } from './router.ts';
  */
 export function registerStream(router: Router, ctx: Ctx): void {
   router.on('GET', '/v1/drafts/:id/stream', async ({ req, res, params, url }) => {
-    const p = await ctx.auth.fromRequest(req);
+    const p = await ctx.auth.fromHeader(req.headers.authorization);
     const id = params['id']!;
     requireScope(p, id, 'read');
     const room = await mustRoom(ctx, id);

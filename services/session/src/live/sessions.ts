@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SessionStore } from '@weft/store';
-import { HttpError } from '../http/respond.ts';
-import type { Principal } from '../http/auth.ts';
+import { WeftError } from '../commands/errors.ts';
+import type { Principal } from '../commands/principal.ts';
 
 interface Open { id: string; draftId: string; actorId: string; lastSeen: number; turns: Set<string> }
 
@@ -35,18 +35,18 @@ export class SessionManager {
     let s = this.open.get(sessionId);
     if (!s) {
       const rec = await this.store.getSession(sessionId);
-      if (!rec || rec.closedAt) throw new HttpError('SESSION_CLOSED', `Session ${sessionId} is closed (or unknown); open a new one with POST /v1/drafts/${draftId}/sessions.`);
+      if (!rec || rec.closedAt) throw new WeftError('SESSION_CLOSED', `Session ${sessionId} is closed (or unknown); open a new one with POST /v1/drafts/${draftId}/sessions.`);
       s = { id: rec.id, draftId: rec.draftId, actorId: rec.actorId, lastSeen: this.now(), turns: new Set() };
       this.open.set(sessionId, s);
     }
-    if (s.draftId !== draftId || (s.actorId !== p.actor.id && !p.admin)) throw new HttpError('FORBIDDEN', 'This session belongs to another actor or draft.');
+    if (s.draftId !== draftId || (s.actorId !== p.actor.id && !p.admin)) throw new WeftError('FORBIDDEN', 'This session belongs to another actor or draft.');
     s.lastSeen = this.now();
     if (turnId) s.turns.add(turnId);
   }
 
   async close(sessionId: string, p: Principal | null): Promise<boolean> {
     const s = this.open.get(sessionId);
-    if (s && p && s.actorId !== p.actor.id && !p.admin) throw new HttpError('FORBIDDEN', 'This session belongs to another actor.');
+    if (s && p && s.actorId !== p.actor.id && !p.admin) throw new WeftError('FORBIDDEN', 'This session belongs to another actor.');
     this.open.delete(sessionId);
     await this.store.closeSession(sessionId);
     if (s) this.onClose(s.draftId, [...s.turns]);

@@ -8,14 +8,14 @@ import type { Draft, Json, Op, SurfaceSection } from '@weft/core';
 import { diffSection, fromA2ui, fromJsonRender, toA2ui, toJsonRender } from '@weft/interop';
 import type { InteropNote } from '@weft/interop';
 import { renderPage } from '@weft/render';
-import { loadDraft } from '@weft/store';
 import { z } from 'zod';
 import type { Ctx } from '../context.ts';
-import { requireScope } from '../http/auth.ts';
-import type { Principal } from '../http/auth.ts';
-import { mustRoom } from '../http/drafts.ts';
-import { outcomeOrThrow, parseSubmit, submitAs, undoRedo } from '../http/ops.ts';
-import { HttpError } from '../http/respond.ts';
+import { mustRoom, readDraft } from '../commands/drafts.ts';
+import { WeftError } from '../commands/errors.ts';
+import { requireScope } from '../commands/principal.ts';
+import type { Principal } from '../commands/principal.ts';
+import { outcomeOrThrow, parseSubmit, submit } from '../commands/submit.ts';
+import { undoRedo } from '../commands/undo.ts';
 import { catalogText } from './catalog-text.ts';
 import { defineTool } from './define-tool.ts';
 import { formatSessionHandle, parseSessionHandle } from './session-handle.ts';
@@ -37,7 +37,7 @@ async function guarded(fn: () => Promise<CallToolResult>): Promise<CallToolResul
   try {
     return await fn();
   } catch (e) {
-    if (!(e instanceof HttpError)) throw e;
+    if (!(e instanceof WeftError)) throw e;
     const error = { code: e.code, message: e.message, ...e.extra };
     return { isError: true, content: [{ type: 'text', text: `${e.code}: ${e.message}\n${JSON.stringify({ error })}` }], structuredContent: { error } };
   }
@@ -48,18 +48,9 @@ function summarize(r: { version: number; applied: unknown[]; repairs: unknown[];
   return `Version ${r.version}: ${r.applied.length} op(s) applied, ${r.repairs.length} repair(s), ${r.refused.length} refused${refused ? ` (${refused})` : ''}.`;
 }
 
-async function draftAt(ctx: Ctx, p: Principal, id: string, v: number | undefined): Promise<{ draft: Draft; version: number }> {
-  requireScope(p, id, 'read');
-  const room = await mustRoom(ctx, id);
-  if (v === undefined) return room.committedView();
-  if (v > room.committedVersion) throw new HttpError('NOT_FOUND', `Version ${v} does not exist yet; the head is ${room.committedVersion}.`);
-  const at = await loadDraft(ctx.store, id, v);
-  return { draft: at.draft, version: at.version };
-}
-
 function sectionOf(draft: Draft, sectionId: string): SurfaceSection {
   const s = Object.hasOwn(draft.sections, sectionId) ? draft.sections[sectionId] : undefined;
-  if (!s) throw new HttpError('NOT_FOUND', `No section "${sectionId}" in draft "${draft.id}".`, { path: `/sections/${sectionId}` });
+  if (!s) throw new WeftError('NOT_FOUND', `No section "${sectionId}" in draft "${draft.id}".`, { path: `/sections/${sectionId}` });
   return s;
 }
 
@@ -74,7 +65,7 @@ async function submitOps(ctx: Ctx, p: Principal, id: string, input: { ops: unkno
     ...(input.sessionId === undefined ? {} : { sessionId: input.sessionId }),
     ...(input.turnId === undefined ? {} : { turnId: input.turnId }),
   });
-  return outcomeOrThrow(await submitAs(ctx, p, id, body));
+  return outcomeOrThrow(await submit(ctx, p, id, body));
 }
 
 /** The MCP server for one authenticated principal. Read tools need "read", write tools "write". */
@@ -104,7 +95,7 @@ export function createWeftMcpServer(ctx: Ctx, principal: Principal): McpServer {
     },
   }, async (a) => guarded(async () => {
     const h = parseSessionHandle(a.session);
-    if (!h) throw new HttpError('SESSION_CLOSED', 'Unknown session handle; open one with open_build_session.', { path: '/session' });
+    if (!h) throw new WeftError('SESSION_CLOSED', 'Unknown session handle; open one with open_build_session.', { path: '/session' });
     const r = await submitOps(ctx, p, h.draftId, { ops: a.ops, baseVersion: a.rev, sessionId: h.sessionId, turnId: a.turnId, opId: a.opId });
     return reply(summarize(r), { ...r });
   }));
@@ -113,7 +104,7 @@ export function createWeftMcpServer(ctx: Ctx, principal: Principal): McpServer {
     description: 'The draft (sections, components, data) at its head or at a past version.',
     inputSchema: { draftId, version },
   }, async (a) => guarded(async () => {
-    const d = await draftAt(ctx, p, a.draftId, a.version);
+    const d = await readDraft(ctx, p, a.draftId, a.version);
     return reply(`Draft "${a.draftId}" at version ${d.version}: ${d.draft.order.length} section(s).`, { id: a.draftId, version: d.version, draft: d.draft as unknown as Json });
   }));
 
@@ -159,7 +150,7 @@ export function createWeftMcpServer(ctx: Ctx, principal: Principal): McpServer {
       sections = [r.value];
       notes = r.notes;
     }
-    if (sections.length === 0) throw new HttpError('BAD_REQUEST', 'The document holds no surface to import.', { path: '/document', notes });
+    if (sections.length === 0) throw new WeftError('BAD_REQUEST', 'The document holds no surface to import.', { path: '/document', notes });
     const { draft } = (await mustRoom(ctx, a.draftId)).committedView();
     const ops: Op[] = [];
     for (const [i, s] of sections.entries()) {
@@ -176,7 +167,7 @@ export function createWeftMcpServer(ctx: Ctx, principal: Principal): McpServer {
     description: 'Export one surface section as A2UI v0.9 messages or a json-render spec; the notes list what has no equivalent.',
     inputSchema: { draftId, sectionId: z.string(), format, version },
   }, async (a) => guarded(async () => {
-    const d = await draftAt(ctx, p, a.draftId, a.version);
+    const d = await readDraft(ctx, p, a.draftId, a.version);
     const s = sectionOf(d.draft, a.sectionId);
     const r = a.format === 'a2ui' ? toA2ui(s) : toJsonRender(s);
     return reply(`Section "${a.sectionId}" as ${a.format}, ${r.notes.length} note(s).`, { format: a.format, version: d.version, document: r.value as unknown as Json, notes: r.notes as unknown as Json });
@@ -196,7 +187,7 @@ export function createWeftMcpServer(ctx: Ctx, principal: Principal): McpServer {
     inputSchema: { draftId, version, app: z.boolean().optional() },
     _meta: { ui: { resourceUri: PREVIEW_URI } },
   }, async (a) => guarded(async () => {
-    const d = await draftAt(ctx, p, a.draftId, a.version);
+    const d = await readDraft(ctx, p, a.draftId, a.version);
     const html = previewHtml(d.draft);
     if (a.app) {
       return {
@@ -212,7 +203,7 @@ export function createWeftMcpServer(ctx: Ctx, principal: Principal): McpServer {
     _meta: { ui: { prefersBorder: true } },
   }, async (uri, vars) => {
     const id = String(vars['draftId'] ?? '');
-    const d = await draftAt(ctx, p, id, undefined);
+    const d = await readDraft(ctx, p, id);
     return { contents: [{ uri: uri.href, mimeType: MCP_APP_MIME, text: previewHtml(d.draft) }] };
   });
 

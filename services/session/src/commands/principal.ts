@@ -1,9 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import type { Scope } from '@weft/protocol';
 import type { TokenStore } from '@weft/store';
 import type { Actor } from '../rooms/types.ts';
-import { HttpError } from './respond.ts';
+import { WeftError } from './errors.ts';
 
 export interface Principal {
   actor: Actor;
@@ -32,15 +31,15 @@ export class Auth {
     this.now = now;
   }
 
-  async fromRequest(req: IncomingMessage): Promise<Principal> {
-    const h = req.headers.authorization;
-    if (!h || !h.startsWith('Bearer ')) throw new HttpError('UNAUTHORIZED', 'Send "Authorization: Bearer <token>"; mint tokens with POST /v1/tokens (admin).');
+  /** From an `Authorization` header value (HTTP, SSE, MCP over HTTP). */
+  async fromHeader(h: string | undefined): Promise<Principal> {
+    if (!h || !h.startsWith('Bearer ')) throw new WeftError('UNAUTHORIZED', 'Send "Authorization: Bearer <token>"; mint tokens with POST /v1/tokens (admin).');
     return this.fromToken(h.slice(7).trim());
   }
 
   async fromToken(token: string): Promise<Principal> {
     const p = await this.verify(token);
-    if (!p) throw new HttpError('UNAUTHORIZED', 'The token is unknown, revoked or expired.');
+    if (!p) throw new WeftError('UNAUTHORIZED', 'The token is unknown, revoked or expired.');
     return p;
   }
 
@@ -77,8 +76,8 @@ export function can(p: Principal, draftId: string, scope: Scope): boolean {
 
 /** Read is required even to learn a draft exists: no token, no data, no existence leak. */
 export function requireScope(p: Principal, draftId: string, scope: Scope): void {
-  if (!can(p, draftId, 'read')) throw new HttpError('NOT_FOUND', `No draft "${draftId}" (or no access to it).`);
-  if (scope === 'write' && !can(p, draftId, 'write')) throw new HttpError('FORBIDDEN', 'This token can read this draft but not write it; ask for a token with the "write" scope.');
+  if (!can(p, draftId, 'read')) throw new WeftError('NOT_FOUND', `No draft "${draftId}" (or no access to it).`);
+  if (scope === 'write' && !can(p, draftId, 'write')) throw new WeftError('FORBIDDEN', 'This token can read this draft but not write it; ask for a token with the "write" scope.');
 }
 
 function sha(s: string): Buffer {
