@@ -95,7 +95,7 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
   };
 
   const rooms = new RoomManager(deps.store, {
-    store: deps.store, now, opsPerTurn: config.opsPerTurn, opsPerSecond: config.opsPerSecond, maxBatch: config.maxBatch, onCommitted,
+    log: deps.store, now, opsPerTurn: config.opsPerTurn, opsPerSecond: config.opsPerSecond, maxBatch: config.maxBatch, onCommitted,
     // A step refused whole writes no version, but watchers still see the refusal (activity feeds).
     onRefused: (draftId, r) => {
       metrics.inc('weft_ops_refused_total', r.refused.length, 'Ops refused');

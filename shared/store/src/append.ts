@@ -30,22 +30,7 @@ export async function append(db: Kysely<DB>, draftId: string, expectedVersion: n
   const newVersion = expectedVersion + steps.length;
   // One statement, one round trip: the guarded bump and the insert in a single autocommit
   // transaction. The rows travel as one jsonb array (bytea as base64), unpacked server-side.
-  const payload = steps.map((s, i) => ({
-    version: expectedVersion + 1 + i,
-    op_id: s.opId,
-    body_hash: s.bodyHash,
-    actor: s.actor,
-    actor_kind: s.actorKind,
-    session_id: s.sessionId ?? null,
-    turn_id: s.turnId ?? null,
-    ops: s.ops,
-    inverse: s.inverse,
-    notes: s.notes,
-    refused: s.refused,
-    y_update: s.yUpdate ? Buffer.from(s.yUpdate).toString('base64') : null,
-    kind: s.kind ?? 'do',
-    undo_of: s.undoOf ?? [],
-  }));
+  const payload = steps.map((s, i) => eventRow(draftId, expectedVersion + 1 + i, s));
   try {
     const { rows } = await sql<{ version: string | number; position: string | number; created_at: Date }>`
       WITH bump AS (
@@ -65,18 +50,7 @@ export async function append(db: Kysely<DB>, draftId: string, expectedVersion: n
     // Only the generated columns come back; the rest is what we sent (no jsonb/bytea round trip).
     // The returned steps share their ops/notes arrays with `steps`.
     const gen = new Map(rows.map((r) => [int(r.version), r]));
-    return ok(steps.map((s, i): StoredStep => {
-      const version = expectedVersion + 1 + i;
-      const r = gen.get(version);
-      if (r === undefined) throw new Error(`append: no row returned for ${draftId} v${version}`);
-      return {
-        draftId, version, position: int(r.position), createdAt: r.created_at,
-        opId: s.opId, bodyHash: s.bodyHash, actor: s.actor, actorKind: s.actorKind,
-        sessionId: s.sessionId ?? null, turnId: s.turnId ?? null,
-        ops: s.ops, inverse: s.inverse, notes: s.notes, refused: s.refused,
-        yUpdate: s.yUpdate ?? null, kind: s.kind ?? 'do', undoOf: s.undoOf ?? [],
-      };
-    }));
+    return ok(storedSteps(draftId, expectedVersion, steps, gen));
   } catch (e) {
     if (e instanceof Conflict) return err(e.error);
     if (pgCode(e) === '23505') {
@@ -90,4 +64,41 @@ export async function append(db: Kysely<DB>, draftId: string, expectedVersion: n
     }
     throw e;
   }
+}
+
+/** One events row as it travels in the jsonb payload (bytea as base64). */
+export function eventRow(draftId: string, version: number, s: NewStep): Record<string, unknown> {
+  return {
+    draft_id: draftId,
+    version,
+    op_id: s.opId,
+    body_hash: s.bodyHash,
+    actor: s.actor,
+    actor_kind: s.actorKind,
+    session_id: s.sessionId ?? null,
+    turn_id: s.turnId ?? null,
+    ops: s.ops,
+    inverse: s.inverse,
+    notes: s.notes,
+    refused: s.refused,
+    y_update: s.yUpdate ? Buffer.from(s.yUpdate).toString('base64') : null,
+    kind: s.kind ?? 'do',
+    undo_of: s.undoOf ?? [],
+  };
+}
+
+/** The stored steps: what was sent plus the generated columns the insert returned. */
+export function storedSteps(draftId: string, expectedVersion: number, steps: readonly NewStep[], gen: Map<number, { position: string | number; created_at: Date }>): StoredStep[] {
+  return steps.map((s, i): StoredStep => {
+    const version = expectedVersion + 1 + i;
+    const r = gen.get(version);
+    if (r === undefined) throw new Error(`append: no row returned for ${draftId} v${version}`);
+    return {
+      draftId, version, position: int(r.position), createdAt: r.created_at,
+      opId: s.opId, bodyHash: s.bodyHash, actor: s.actor, actorKind: s.actorKind,
+      sessionId: s.sessionId ?? null, turnId: s.turnId ?? null,
+      ops: s.ops, inverse: s.inverse, notes: s.notes, refused: s.refused,
+      yUpdate: s.yUpdate ?? null, kind: s.kind ?? 'do', undoOf: s.undoOf ?? [],
+    };
+  });
 }

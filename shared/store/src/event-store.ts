@@ -5,7 +5,7 @@ import type { Result } from '@weft/core';
 import type { DB } from './schema.ts';
 import type { AppendError, DraftMeta, GlobalBatch, GlobalCursor, NewSnapshot, NewStep, Snapshot, StoredStep } from './types.ts';
 import { createDraft, getDraft, listDrafts } from './drafts.ts';
-import { append } from './append.ts';
+import { GroupCommit } from './group-commit.ts';
 import { findByOpId, findByOpIds, readOpsText, readSteps } from './read-steps.ts';
 import { latestSnapshot, latestYSnapshot, listSnapshots, startEpoch, writeSnapshot } from './snapshots.ts';
 import { setYUpdate } from './y-update.ts';
@@ -14,7 +14,12 @@ import { readGlobal } from './read-global.ts';
 
 export class EventStore {
   readonly db: Kysely<DB>;
-  constructor(db: Kysely<DB>) { this.db = db; }
+  /** All drafts' appends of a tick in one statement (at most two in flight). */
+  readonly commits: GroupCommit;
+  constructor(db: Kysely<DB>) {
+    this.db = db;
+    this.commits = new GroupCommit(db);
+  }
 
   /** A trivial query: is the database answering? (health checks) */
   async ping(): Promise<void> { await sql`select 1`.execute(this.db); }
@@ -23,9 +28,12 @@ export class EventStore {
   getDraft(id: string): Promise<DraftMeta | null> { return getDraft(this.db, id); }
   listDrafts(opts?: { limit?: number }): Promise<DraftMeta[]> { return listDrafts(this.db, opts); }
 
-  /** Appends steps as versions expectedVersion+1..+n in one transaction (group commit). */
+  /**
+   * Appends steps as versions expectedVersion+1..+n, all or nothing. Calls from many drafts in the
+   * same tick share one statement (cross-draft group commit); each keeps its own answer.
+   */
   append(draftId: string, expectedVersion: number, steps: readonly NewStep[]): Promise<Result<StoredStep[], AppendError>> {
-    return append(this.db, draftId, expectedVersion, steps);
+    return this.commits.append(draftId, expectedVersion, steps);
   }
   findByOpId(draftId: string, opId: string): Promise<StoredStep | null> { return findByOpId(this.db, draftId, opId); }
   findByOpIds(draftId: string, opIds: readonly string[]): Promise<Map<string, StoredStep>> { return findByOpIds(this.db, draftId, opIds); }

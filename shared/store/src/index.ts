@@ -4,6 +4,8 @@ export type { Connection, ConnectOptions } from './connect-postgres.ts';
 export { openPGlite } from './pglite.ts';
 export { EventStore } from './event-store.ts';
 export { loadDraft } from './load-draft.ts';
+export { MemoryLog } from './memory-log.ts';
+export type { RoomLog } from './room-log.ts';
 export { TokenStore, hashToken } from './token-store.ts';
 export { SessionStore } from './session-store.ts';
 export { GLOBAL_START } from './types.ts';

@@ -1,7 +1,14 @@
 import { createTestDatabase } from '@weft/testing';
 import { runStoreContract } from './contract.ts';
+import { EventStore } from './event-store.ts';
+import { runRoomLogContract } from './room-log-contract.ts';
 
 runStoreContract('postgres', async () => {
   const t = await createTestDatabase();
   return { db: t.db, close: () => t.drop() };
+});
+runRoomLogContract('postgres', async () => {
+  const t = await createTestDatabase();
+  const store = new EventStore(t.db);
+  return { log: store, createDraft: async (id) => { await store.createDraft({ id, title: '', createdBy: 'u' }); }, close: () => t.drop() };
 });

@@ -5,9 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { openPGlite } from './pglite.ts';
 import { EventStore } from './event-store.ts';
 import { runStoreContract, step } from './contract.ts';
+import { runRoomLogContract } from './room-log-contract.ts';
 
 // In memory; one instance per file (2–4 s, ~750 MB).
 runStoreContract('pglite', () => openPGlite(undefined));
+runRoomLogContract('pglite', async () => {
+  const h = await openPGlite(undefined);
+  const store = new EventStore(h.db);
+  return { log: store, createDraft: async (id) => { await store.createDraft({ id, title: '', createdBy: 'u' }); }, close: () => h.close() };
+});
 
 describe('openPGlite with a data dir', () => {
   it('keeps committed steps across close and reopen (migrations run once)', async () => {

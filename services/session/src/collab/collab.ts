@@ -213,7 +213,7 @@ async function guardUpdate(ctx: Ctx, dd: DraftDoc, connection: Connection, updat
   }
   for (const client of parts.to.keys()) if (!dd.owners.has(client)) dd.owners.set(client, c.principal.actor.id);
   if (tried.ops.length === 0) return keepUnchanged(dd, update);
-  const judged = dd.room.step({
+  const { decision, committed } = dd.room.step({
     opId: `y-${c.socketId.slice(0, 8)}-${randomUUID().slice(0, 8)}`,
     bodyHash: 'yjs',
     ops: tried.ops,
@@ -221,21 +221,21 @@ async function guardUpdate(ctx: Ctx, dd: DraftDoc, connection: Connection, updat
     yUpdate: update,
     atomic: true,
   });
-  if (judged instanceof Promise) {
-    // Accepted: the answer comes after COMMIT, when the room has sent the bytes to live.
-    const out = await judged;
+  if (committed) {
+    // Applied: the answer comes after COMMIT, when the room has sent the bytes to live.
+    const out = await committed;
     if (!out.ok) throw new CloseError(CloseCode.INTERNAL, out.error.code); // the room reloads; the peer resends
     return;
   }
-  // Answered synchronously (refused, or every op a no-op): the shadow is settled before any other
+  // Decided synchronously (refused, or every op a no-op): the shadow is settled before any other
   // message can touch it.
-  const out = judged;
-  if (out.ok) return keepUnchanged(dd, update);
+  if (decision.kind !== 'refused') return keepUnchanged(dd, update);
+  const error = decision.error;
   const inverse = dd.guard.revert();
-  if (out.error.code === 'UNAVAILABLE' || out.error.code === 'INTERNAL') {
+  if (error.code === 'UNAVAILABLE' || error.code === 'INTERNAL') {
     // The room could not vouch for the log (it reloads): close; on reconnect the peer sends the
     // update again and it is judged afresh.
-    throw new CloseError(CloseCode.INTERNAL, out.error.code);
+    throw new CloseError(CloseCode.INTERNAL, error.code);
   }
   const pair = Y.mergeUpdates([update, inverse]);
   dd.unlogged(pair);
@@ -243,10 +243,10 @@ async function guardUpdate(ctx: Ctx, dd: DraftDoc, connection: Connection, updat
   // update+inverse goes to live after them, in log order — no peer sees a state the log lacks.
   if (!(await dd.room.whenCommitted(dd.room.version))) throw new CloseError(CloseCode.INTERNAL, 'UNAVAILABLE');
   if (dd.live) Y.applyUpdate(dd.live, pair, dd.origin);
-  const refused = Array.isArray(out.error['refused']) ? (out.error['refused'] as YjsRefusalMessage['refused']) : [];
+  const refused = Array.isArray(error['refused']) ? (error['refused'] as YjsRefusalMessage['refused']) : [];
   const msg: YjsRefusalMessage & { code: string; message: string } = {
-    type: 'refused', code: out.error.code, message: out.error.message,
-    refused: refused.length > 0 ? refused : [{ code: 'VALIDATION_FAILED', rule: 'invalid_op', path: out.error.path ?? '', message: out.error.message, index: 0 }],
+    type: 'refused', code: error.code, message: error.message,
+    refused: refused.length > 0 ? refused : [{ code: 'VALIDATION_FAILED', rule: 'invalid_op', path: error.path ?? '', message: error.message, index: 0 }],
     repairs: [], changedIds: changedIds(tried.ops),
   };
   connection.sendStateless(JSON.stringify(msg));

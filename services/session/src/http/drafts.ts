@@ -6,7 +6,7 @@ import { loadDraft } from '@weft/store';
 import { mustRoom, readDraft } from '../commands/drafts.ts';
 import { WeftError } from '../commands/errors.ts';
 import { can, requireScope } from '../commands/principal.ts';
-import { isObject, readJson, sendJson } from './respond.ts';
+import { isObject, readJson, sendJson, sendJsonText } from './respond.ts';
 import type { Router } from './router.ts';
 
 const ID = /^[a-z][a-z0-9-]{0,40}$/;
@@ -42,7 +42,15 @@ export function registerDrafts(router: Router, ctx: Ctx): void {
     const p = await ctx.auth.fromHeader(req.headers.authorization);
     const id = params['id']!;
     const v = url.searchParams.get('version');
-    const at = await readDraft(ctx, p, id, v === null ? undefined : parseVersion(v, '/version'));
+    if (v === null) {
+      // The head: the room's committed JSON, serialized once per version, not cloned per request.
+      requireScope(p, id, 'read');
+      const room = await mustRoom(ctx, id);
+      const version = room.committedVersion;
+      sendJsonText(res, 200, `{"id":${JSON.stringify(id)},"version":${version},"epoch":${room.epoch},"draft":${room.committedJson()}}`);
+      return;
+    }
+    const at = await readDraft(ctx, p, id, parseVersion(v, '/version'));
     sendJson(res, 200, { id, version: at.version, epoch: at.epoch, draft: at.draft });
   });
 

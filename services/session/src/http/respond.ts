@@ -8,7 +8,11 @@ const SECURITY_HEADERS = {
 };
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
+  sendJsonText(res, status, JSON.stringify(body));
+}
+
+/** A body already serialized (the room's cached committed view, Postgres-rendered rows). */
+export function sendJsonText(res: ServerResponse, status: number, text: string): void {
   res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }

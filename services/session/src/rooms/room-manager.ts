@@ -1,6 +1,7 @@
 import { loadDraft } from '@weft/store';
 import type { EventStore } from '@weft/store';
-import { bounded, Room } from './room.ts';
+import { bounded } from './commit-loop.ts';
+import { Room } from './room.ts';
 import type { RoomMirror, RoomOptions } from './room.ts';
 
 /**

@@ -1,0 +1,149 @@
+import { applyOp, applyOpsUnchecked, applyStep, validateDraft } from '@weft/core';
+import type { Draft, Op, StepResult as CoreStepResult } from '@weft/core';
+import { TokenBucket } from './rate-limit.ts';
+import type { CommittedStep, RoomError, StepResult, SubmitRequest } from './types.ts';
+
+/**
+ * What the decider made of a request, before anything is committed:
+ * - `refused`: nothing applied (stale base version, budget, an atomic step with a refusal);
+ * - `unchanged`: judged, but no op applied (every op refused or a no-op) — no version is written;
+ * - `applied`: the step is applied to the mirror as version `step.version` and must be committed.
+ */
+export type Decision =
+  | { kind: 'refused'; error: RoomError }
+  | { kind: 'unchanged'; result: StepResult }
+  | { kind: 'applied'; step: CommittedStep; result: StepResult };
+
+export interface DeciderOptions {
+  now: () => number;
+  opsPerTurn: number;
+  opsPerSecond: number;
+}
+
+/**
+ * The room's synchronous core: the JSON mirror (mutated in place), the mirror's version, turn op
+ * counts and rate buckets. `decide` does no I/O and never awaits, so steps are totally ordered by
+ * the order of calls; the commit loop makes them durable. A decision that turns out not to commit
+ * is undone with `retract` (newest first).
+ */
+export class Decider {
+  readonly draft: Draft;
+  /** Version of the mirror, including steps not yet committed. */
+  version: number;
+  private readonly turnOps = new Map<string, number>();
+  private readonly buckets = new Map<string, TokenBucket>();
+  private readonly o: DeciderOptions;
+
+  constructor(draft: Draft, version: number, o: DeciderOptions) {
+    this.draft = draft;
+    this.version = version;
+    this.o = o;
+  }
+
+  /** Turn op counts not yet known to this room come from the log first (`loadTurn`). */
+  knowsTurn(turnId: string): boolean {
+    return this.turnOps.has(turnId);
+  }
+
+  loadTurn(turnId: string, used: number): void {
+    if (!this.turnOps.has(turnId)) this.turnOps.set(turnId, used);
+  }
+
+  decide(draftId: string, req: SubmitRequest): Decision {
+    if (req.baseVersion !== undefined && req.baseVersion !== this.version) {
+      return refuse({ code: 'VERSION_CONFLICT', message: `baseVersion ${req.baseVersion} is not the current version ${this.version}; re-read the draft and rebase.`, currentVersion: this.version });
+    }
+    const budget = this.checkBudgets(req);
+    if (budget) return refuse(budget);
+
+    const reversal = req.kind === 'undo' || req.kind === 'redo';
+    const res = reversal ? applyReversal(this.draft, req.ops as Op[]) : applyStep(this.draft, req.ops);
+    if ((req.atomic || reversal) && res.refused.length > 0) {
+      applyOpsUnchecked(this.draft, res.inverse);
+      const first = res.refused[0]!;
+      return refuse({ code: 'VALIDATION_FAILED', message: first.message, path: first.path, rule: first.rule, refused: res.refused });
+    }
+    if (res.applied.length === 0) return { kind: 'unchanged', result: { version: this.version, applied: [], repairs: res.notes, refused: res.refused } };
+    if (req.turnId) this.turnOps.set(req.turnId, (this.turnOps.get(req.turnId) ?? 0) + res.applied.length);
+    this.version += 1;
+    const step: CommittedStep = {
+      draftId,
+      version: this.version,
+      opId: req.opId,
+      actor: req.actor,
+      sessionId: req.sessionId ?? null,
+      turnId: req.turnId ?? null,
+      ops: res.applied,
+      inverse: res.inverse,
+      notes: res.notes,
+      refused: res.refused,
+      kind: req.kind ?? 'do',
+      undoOf: req.undoOf ?? [],
+      yUpdate: req.yUpdate ?? null,
+      createdAt: this.o.now(),
+    };
+    return { kind: 'applied', step, result: { version: step.version, applied: res.applied, repairs: res.notes, refused: res.refused } };
+  }
+
+  /** Takes the newest applied step back out of the mirror (its Yjs mirror failed). */
+  retract(step: CommittedStep): void {
+    applyOpsUnchecked(this.draft, step.inverse);
+    this.version -= 1;
+    if (step.turnId) this.turnOps.set(step.turnId, (this.turnOps.get(step.turnId) ?? 0) - step.ops.length);
+  }
+
+  private checkBudgets(req: SubmitRequest): RoomError | null {
+    const count = req.ops.length;
+    if (req.turnId) {
+      const used = this.turnOps.get(req.turnId) ?? 0;
+      if (used + count > this.o.opsPerTurn) {
+        return { code: 'BUDGET_EXCEEDED', message: `Turn ${req.turnId} has used ${used} of its ${this.o.opsPerTurn} ops; this step needs ${count}. Finish the turn and start a new one.`, used, limit: this.o.opsPerTurn };
+      }
+    }
+    if (req.actor.kind !== 'admin' && req.kind !== 'undo' && req.kind !== 'redo') {
+      const key = req.sessionId ?? `actor:${req.actor.id}`;
+      let bucket = this.buckets.get(key);
+      if (!bucket) {
+        bucket = new TokenBucket(this.o.opsPerSecond, this.o.now());
+        this.buckets.set(key, bucket);
+      }
+      const wait = bucket.take(count, this.o.now());
+      if (wait > 0) {
+        return { code: 'RATE_LIMITED', message: `More than ${this.o.opsPerSecond} ops per second in this session; retry after ${wait} ms with the same opId.`, retryAfterMs: wait };
+      }
+    }
+    return null;
+  }
+}
+
+function refuse(error: RoomError): Decision {
+  return { kind: 'refused', error };
+}
+
+/**
+ * Undo and redo apply stored inverses as one unit: op by op they may pass through states the
+ * pipeline would hold or refuse (a section leaves `order` before it leaves `sections`), so the
+ * whole list is applied, then the draft is validated, and any failure takes it all back.
+ */
+function applyReversal(draft: Draft, ops: Op[]): CoreStepResult {
+  const undo: Op[][] = [];
+  const back = (): void => {
+    for (let i = undo.length - 1; i >= 0; i--) applyOpsUnchecked(draft, undo[i]!);
+  };
+  for (let i = 0; i < ops.length; i++) {
+    const r = applyOp(draft, ops[i]!);
+    if (!r.ok) {
+      back();
+      return { applied: [], inverse: [], notes: [], refused: [{ code: 'VALIDATION_FAILED', rule: r.error.rule, path: ops[i]!.path, message: r.error.message, index: i }] };
+    }
+    undo.push(r.value);
+  }
+  const check = validateDraft(draft);
+  if (check.refusals.length > 0) {
+    back();
+    return { applied: [], inverse: [], notes: [], refused: check.refusals };
+  }
+  const inverse: Op[] = [];
+  for (let i = undo.length - 1; i >= 0; i--) inverse.push(...undo[i]!);
+  return { applied: ops, inverse, notes: [], refused: [] };
+}

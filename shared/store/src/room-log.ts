@@ -1,0 +1,15 @@
+import type { Result } from '@weft/core';
+import type { AppendError, NewStep, StoredStep } from './types.ts';
+
+/**
+ * The port a draft's room commits through (CONVENTIONS.md "Inside a service"): three members, so
+ * the room can be tested against an in-memory log with no database. `EventStore` (Postgres or
+ * PGlite) and `MemoryLog` implement it and pass one contract suite (room-log-contract.ts).
+ */
+export interface RoomLog {
+  /** Steps as versions expectedVersion+1..+n, all or nothing; an old opId writes nothing and is named. */
+  append(draftId: string, expectedVersion: number, steps: readonly NewStep[]): Promise<Result<StoredStep[], AppendError>>;
+  findByOpIds(draftId: string, opIds: readonly string[]): Promise<Map<string, StoredStep>>;
+  /** Ops already committed under a turn (the turn budget survives a reload). */
+  turnOpCount(draftId: string, turnId: string): Promise<number>;
+}
