@@ -1,8 +1,8 @@
 // Pure: previous snapshot + the log tail → the next snapshot's JSON and Yjs state. No I/O.
-// The Yjs state continues the lineage the session loads (DraftDoc.load): the latest snapshot with a
-// Yjs state of the draft's epoch, else `genesis(draftId, epoch)`, then each step's stored update
-// bytes — never a fresh doc under the same epoch (that would duplicate content on clients). When
-// the lineage cannot be continued exactly, yState is null and loaders rebuild from JSON.
+// The Yjs state continues the lineage the session loads, through the same loader (ydoc's
+// Lineage): the latest snapshot with a Yjs state of the draft's epoch, else genesis, then each
+// step's stored update bytes (steps without bytes rebuilt the same way everywhere) — never a
+// fresh doc under the same epoch. When the lineage does not chain, yState is null.
 //
 // A DraftFold stays open between snapshots (the worker caches one per active draft), so a snapshot
 // costs the tail's ops + one Yjs transaction + one encode, not a decode of the whole state
@@ -10,12 +10,13 @@
 import * as Y from 'yjs';
 import { applyOpsUnchecked, emptyDraft } from '@weft/core';
 import type { Draft, Json, Op } from '@weft/core';
-import { genesis } from '@weft/ydoc';
+import { genesis, Lineage } from '@weft/ydoc';
+import type { LineageBase } from '@weft/ydoc';
 
 export interface PrevSnapshot { version: number; epoch: number; doc: Json; yState: Uint8Array | null }
 export interface TailStep { version: number; ops: Op[]; yUpdate: Uint8Array | null }
 /** Where the Yjs lineage restarts: a stored state of the epoch at `version`, or genesis at 0. */
-export interface YBase { version: number; yState: Uint8Array }
+export type YBase = LineageBase;
 
 export interface Folded {
   version: number;
@@ -37,8 +38,7 @@ export class DraftFold {
   readonly epoch: number;
   private json: Draft;
   private jsonVersion: number;
-  private ydoc: Y.Doc | null = null;
-  private yVersion = 0;
+  private lineage: Lineage | null = null;
   private yNote: string | null;
 
   /**
@@ -54,10 +54,7 @@ export class DraftFold {
     else this.yNote = yBase ? null : `snapshot ${prev?.version ?? 0} has no Yjs state of epoch ${epoch}`;
     if (yBase) {
       if (yBase.version > this.jsonVersion) throw new Error(`DraftFold: Yjs base ${yBase.version} is above the JSON base ${this.jsonVersion}`);
-      const doc = new Y.Doc({ gc: true });
-      Y.applyUpdate(doc, yBase.yState);
-      this.ydoc = doc;
-      this.yVersion = yBase.version;
+      this.lineage = Lineage.open(draftId, epoch, yBase);
       this.checkChained();
     }
   }
@@ -66,7 +63,7 @@ export class DraftFold {
   get version(): number { return this.jsonVersion; }
 
   /** The tail passed to `advance` must start right after this version. */
-  get from(): number { return this.ydoc ? Math.min(this.yVersion, this.jsonVersion) : this.jsonVersion; }
+  get from(): number { return this.lineage ? Math.min(this.lineage.version, this.jsonVersion) : this.jsonVersion; }
 
   /** Applies the next contiguous steps (starting at `from + 1`); each side takes the steps above its version. */
   advance(tail: readonly TailStep[]): void {
@@ -82,43 +79,33 @@ export class DraftFold {
       if (!r.ok) throw new Error(`foldSnapshot: version ${s.version} op ${r.error.index}: ${r.error.message}`);
       this.jsonVersion = s.version;
     }
-    const doc = this.ydoc;
-    if (!doc) return;
-    const ys = tail.filter((s) => s.version > this.yVersion);
-    const missing = ys.find((s) => s.yUpdate === null);
-    // Apply up to the gap, so the lineage continues once the session back-fills those bytes.
-    const usable = missing ? ys.slice(0, ys.indexOf(missing)) : ys;
-    // One transaction for the whole tail: observers and cleanup run once (≈2× faster than one per update).
-    doc.transact(() => { for (const s of usable) Y.applyUpdate(doc, s.yUpdate as Uint8Array); });
-    if (usable.length > 0) this.yVersion = usable[usable.length - 1]!.version;
-    if (missing) this.drop(`version ${missing.version} has no stored Yjs update`);
-    else this.checkChained();
+    if (!this.lineage) return;
+    this.lineage.advance(tail);
+    this.checkChained();
   }
 
   /** The snapshot at `version`: the JSON (a copy) and, when the lineage reached it, the encoded Yjs state. */
   result(): Folded {
     const doc = structuredClone(this.json);
-    if (this.ydoc && this.yVersion === this.jsonVersion) {
-      return { version: this.jsonVersion, doc, yState: Y.encodeStateAsUpdate(this.ydoc), yNote: null };
-    }
-    const note = this.ydoc ? `Yjs lineage at ${this.yVersion}, JSON at ${this.jsonVersion}` : this.yNote;
+    const l = this.lineage;
+    if (l && l.version === this.jsonVersion) return { version: this.jsonVersion, doc, yState: Y.encodeStateAsUpdate(l.doc), yNote: null };
+    const note = l ? `Yjs lineage at ${l.version}, JSON at ${this.jsonVersion}` : this.yNote;
     return { version: this.jsonVersion, doc, yState: null, yNote: note };
   }
 
   /** Without a lineage, results carry no Yjs state (the worker reopens from a stored base later). */
-  get hasLineage(): boolean { return this.ydoc !== null; }
+  get hasLineage(): boolean { return this.lineage !== null; }
 
   dispose(): void { this.drop(this.yNote ?? 'disposed'); }
 
   private checkChained(): void {
-    const doc = this.ydoc;
     // Missing structs mean the lineage is broken (an update from another doc); do not store it.
-    if (doc && (doc.store.pendingStructs !== null || doc.store.pendingDs !== null)) this.drop('Yjs updates do not chain');
+    if (this.lineage && !this.lineage.chained) this.drop('Yjs updates do not chain');
   }
 
   private drop(note: string): void {
-    this.ydoc?.destroy();
-    this.ydoc = null;
+    this.lineage?.doc.destroy();
+    this.lineage = null;
     this.yNote = note;
   }
 }

@@ -1,14 +1,12 @@
 // The checkpointer behind the real session service (HTTP writes, turns, the session's Yjs loader).
-// Test-only imports of services/session: its test harness and DraftDoc.load, the loader whose
-// lineage the checkpointer's Yjs states must continue.
+// Test-only import of services/session: its test harness. The session's rooms load their Yjs
+// lineage with ydoc's Lineage from store.loadRoom, which is what the checkpointer must continue.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { loadDraft } from '@weft/store';
-import { genesis, yDocToDraft } from '@weft/ydoc';
+import { genesis, Lineage, yDocToDraft } from '@weft/ydoc';
 import { addSectionOps, startTestSession } from '../../session/test/helpers.ts';
 import type { TestSession } from '../../session/test/helpers.ts';
-import { DraftDoc } from '../../session/src/collab/draft-doc.ts';
-import type { Room } from '../../session/src/rooms/room.ts';
 import { build, silentLogger } from './app.ts';
 import type { Checkpointer } from './app.ts';
 import { fullReplay, until } from '../test/writer.ts';
@@ -28,8 +26,10 @@ afterAll(async () => {
 const title = (v: string): unknown[] => [{ op: 'replace', path: '/title', value: v }];
 /** What the session's room loader builds for a draft at its head. */
 const sessionDoc = async (draftId: string): Promise<Y.Doc> => {
-  const meta = await s.store.getDraft(draftId);
-  return (await DraftDoc.load(s.store, { draftId, epoch: meta!.epoch, committedVersion: meta!.headVersion } as unknown as Room)).doc;
+  const loaded = (await s.store.loadRoom(draftId))!;
+  const lineage = Lineage.open(draftId, loaded.meta.epoch, loaded.base);
+  lineage.advance(loaded.tail);
+  return lineage.doc;
 };
 
 describe('checkpointer behind the session service', () => {

@@ -144,15 +144,33 @@ export function runStoreContract(name: string, factory: () => Promise<StoreHandl
       expect((await store.latestYSnapshot(id, 1, 3))?.yState).toEqual(new Uint8Array([2]));
     });
 
-    it('fills y_update after commit and counts a turn\'s ops from the log', async () => {
+    it('counts a turn\'s ops from the log', async () => {
       const id = await newDraft();
       const two: Op[] = [{ op: 'add', path: '/x', value: 1 }, { op: 'remove', path: '/x' }];
       await store.append(id, 0, [step('t1', { turnId: 'turn-1', ops: two }), step('t2', { turnId: 'turn-1' }), step('t3', { turnId: 'turn-2' })]);
       expect(await store.turnOpCount(id, 'turn-1')).toBe(3);
       expect(await store.turnOpCount(id, 'turn-none')).toBe(0);
-      expect(await store.setYUpdate(id, 2, new Uint8Array([7, 7]))).toBe(true);
-      expect(await store.setYUpdate(id, 99, new Uint8Array([1]))).toBe(false);
-      expect((await store.readSteps(id, { after: 1, limit: 1 }))[0]?.yUpdate).toEqual(new Uint8Array([7, 7]));
+    });
+
+    it('loads a room in one query: head, the newest snapshot of the epoch with a Yjs state, and the tail after it', async () => {
+      const id = await newDraft();
+      expect(await store.loadRoom(uid('none'))).toBeNull();
+      const empty = await store.loadRoom(id);
+      expect(empty).toMatchObject({ meta: { id, headVersion: 0, epoch: 0 }, base: null, tail: [] });
+      const y = new Uint8Array([9, 8, 7]);
+      await store.append(id, 0, [step('l1', { yUpdate: y }), step('l2'), step('l3'), step('l4')]);
+      const all = await store.loadRoom(id);
+      expect(all?.base).toBeNull();
+      expect(all?.tail.map((s) => s.version)).toEqual([1, 2, 3, 4]);
+      expect(all?.tail[0]).toEqual({ version: 1, ops: step('l1').ops, yUpdate: y });
+      expect(all?.tail[1]?.yUpdate).toBeNull();
+      // A snapshot without a Yjs state is not a lineage base; one of another epoch neither.
+      await store.writeSnapshot({ draftId: id, version: 3, epoch: 0, doc: { v: 3 }, yState: null, reason: 'quiet' });
+      await store.writeSnapshot({ draftId: id, version: 1, epoch: 0, doc: { v: 1 }, yState: new Uint8Array([1]), reason: 'quiet' });
+      await store.writeSnapshot({ draftId: id, version: 2, epoch: 5, doc: { v: 2 }, yState: new Uint8Array([2]), reason: 'quiet' });
+      const later = await store.loadRoom(id);
+      expect(later?.base).toEqual({ version: 1, doc: { v: 1 }, yState: new Uint8Array([1]) });
+      expect(later?.tail.map((s) => s.version)).toEqual([2, 3, 4]);
     });
 
     it('stores step kind and undoOf (default do / [])', async () => {

@@ -8,7 +8,8 @@ import { createDraft, getDraft, listDrafts } from './drafts.ts';
 import { GroupCommit } from './group-commit.ts';
 import { findByOpId, findByOpIds, readOpsText, readSteps } from './read-steps.ts';
 import { latestSnapshot, latestYSnapshot, listSnapshots, startEpoch, writeSnapshot } from './snapshots.ts';
-import { setYUpdate } from './y-update.ts';
+import { loadRoom } from './load-room.ts';
+import type { RoomLoad } from './load-room.ts';
 import { turnOpCount } from './turn-op-count.ts';
 import { readGlobal } from './read-global.ts';
 
@@ -47,7 +48,8 @@ export class EventStore {
   listSnapshots(draftId: string): Promise<Snapshot[]> { return listSnapshots(this.db, draftId); }
   latestYSnapshot(draftId: string, epoch: number, atOrBelow: number): Promise<Snapshot | null> { return latestYSnapshot(this.db, draftId, epoch, atOrBelow); }
 
-  setYUpdate(draftId: string, version: number, update: Uint8Array): Promise<boolean> { return setYUpdate(this.db, draftId, version, update); }
+  /** Everything a room needs to open, in one round trip (head, base snapshot with its Yjs state, tail). */
+  loadRoom(draftId: string): Promise<RoomLoad | null> { return loadRoom(this.db, draftId); }
   turnOpCount(draftId: string, turnId: string): Promise<number> { return turnOpCount(this.db, draftId, turnId); }
   /** Outbox read for relays; start from GLOBAL_START and pass back the returned cursor. */
   readGlobal(after: GlobalCursor, limit: number): Promise<GlobalBatch> { return readGlobal(this.db, after, limit); }

@@ -5,6 +5,7 @@ export { openPGlite } from './pglite.ts';
 export { EventStore } from './event-store.ts';
 export { loadDraft } from './load-draft.ts';
 export { MemoryLog } from './memory-log.ts';
+export type { RoomLoad } from './load-room.ts';
 export type { RoomLog } from './room-log.ts';
 export { TokenStore, hashToken } from './token-store.ts';
 export { SessionStore } from './session-store.ts';

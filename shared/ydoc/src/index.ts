@@ -8,3 +8,5 @@ export type { UpdateParts } from './dependencies.ts';
 export type { GuardResult } from './update-guard.ts';
 export { YDocPathError, parsePointer, formatPointer } from './pointer.ts';
 export { META, ORDER, SECTIONS_ROOT } from './shape.ts';
+export { Lineage, REBUILD_CLIENT } from './lineage.ts';
+export type { LineageBase, LineageStep } from './lineage.ts';

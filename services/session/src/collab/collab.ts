@@ -66,8 +66,8 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
         ratio: opts.compactRatio ?? 1,
         quietMs: opts.compactQuietMs ?? 2000,
       });
-      ctx.rooms.setMirrorFactory(async (room) => {
-        const dd = await DraftDoc.load(ctx.store, room);
+      ctx.rooms.setMirrorFactory((room, loaded) => {
+        const dd = DraftDoc.fromLoad(room, loaded);
         epochs.watch(dd);
         // A room reloaded while peers are connected (after an unknown commit outcome) takes over
         // their document: live gets whatever the log has that it lacks.

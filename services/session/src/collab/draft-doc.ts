@@ -1,8 +1,8 @@
 import jsonpatch from 'fast-json-patch';
 import * as Y from 'yjs';
 import type { Op } from '@weft/core';
-import type { EventStore } from '@weft/store';
-import { applyOpsToYDoc, epochBase, genesis, UpdateGuard, yDocToDraft } from '@weft/ydoc';
+import type { RoomLoad } from '@weft/store';
+import { applyOpsToYDoc, epochBase, Lineage, UpdateGuard, yDocToDraft } from '@weft/ydoc';
 import type { Room, RoomMirror } from '../rooms/room.ts';
 import type { CommittedStep } from '../rooms/types.ts';
 
@@ -14,8 +14,8 @@ import type { CommittedStep } from '../rooms/types.ts';
  *
  * Loaded from the latest snapshot that carries a Yjs state of the draft's epoch, plus each later
  * step's stored update bytes — never rebuilt from JSON under the same epoch (RELIABILITY.md #344).
- * A step whose bytes were never stored (a crash between COMMIT and the mirror) gets them now, from
- * its ops, and they are written back, so every later load follows the same lineage.
+ * Events are immutable: a step logged without bytes is rebuilt from its ops the same way on every
+ * load (`Lineage`), never written back.
  */
 export class DraftDoc implements RoomMirror {
   readonly doc: Y.Doc;
@@ -72,24 +72,11 @@ export class DraftDoc implements RoomMirror {
   }
   private measuredAt = -Infinity;
 
-  static async load(store: EventStore, room: Room): Promise<DraftDoc> {
-    const doc = new Y.Doc({ gc: true });
-    const base = await store.latestYSnapshot(room.draftId, room.epoch, room.committedVersion);
-    const baseState = base?.yState ?? genesis(room.draftId, room.epoch);
-    let after = base?.yState ? base.version : 0;
-    Y.applyUpdate(doc, baseState);
-    const missing: [number, Uint8Array][] = [];
-    while (after < room.committedVersion) {
-      const steps = await store.readSteps(room.draftId, { after, limit: 2000, upTo: room.committedVersion });
-      if (steps.length === 0) break;
-      for (const s of steps) {
-        if (s.yUpdate) Y.applyUpdate(doc, s.yUpdate);
-        else missing.push([s.version, capture(doc, () => applyOpsToYDoc(doc, s.ops))]);
-      }
-      after = steps[steps.length - 1]!.version;
-    }
-    for (const [v, bytes] of missing) await store.setYUpdate(room.draftId, v, bytes);
-    return new DraftDoc(room, doc, null);
+  /** The room's lineage from its load (the same base and tail as its JSON mirror; ydoc's one loader). */
+  static fromLoad(room: Room, loaded: RoomLoad): DraftDoc {
+    const lineage = Lineage.open(room.draftId, loaded.meta.epoch, loaded.base);
+    lineage.advance(loaded.tail);
+    return new DraftDoc(room, lineage.doc, null);
   }
 
   /** Inside the room's synchronous pipeline, right after the JSON mirror changed. */

@@ -1,5 +1,6 @@
-import { loadDraft } from '@weft/store';
-import type { EventStore } from '@weft/store';
+import { applyOpsUnchecked, emptyDraft } from '@weft/core';
+import type { Draft } from '@weft/core';
+import type { EventStore, RoomLoad } from '@weft/store';
 import { bounded } from './commit-loop.ts';
 import { Room } from './room.ts';
 import type { RoomMirror, RoomOptions } from './room.ts';
@@ -13,7 +14,7 @@ export class RoomManager {
   private readonly loading = new Map<string, Promise<Room | null>>();
   private readonly store: EventStore;
   private readonly roomOptions: RoomOptions;
-  private mirrorFactory: ((room: Room) => Promise<RoomMirror>) | null = null;
+  private mirrorFactory: ((room: Room, loaded: RoomLoad) => RoomMirror) | null = null;
 
   private readonly keeps: ((draftId: string) => boolean)[] = [];
 
@@ -43,7 +44,7 @@ export class RoomManager {
   }
 
   /** The collaboration door attaches a Yjs mirror to every room as it loads. */
-  setMirrorFactory(f: (room: Room) => Promise<RoomMirror>): void {
+  setMirrorFactory(f: (room: Room, loaded: RoomLoad) => RoomMirror): void {
     this.mirrorFactory = f;
   }
 
@@ -67,15 +68,23 @@ export class RoomManager {
     return p;
   }
 
+  /** One round trip (store.loadRoom): the JSON mirror and the Yjs lineage start from the same base and tail. */
   private async load(draftId: string): Promise<Room | null> {
-    const meta = await this.store.getDraft(draftId);
-    if (!meta) return null;
-    const { draft, version } = await loadDraft(this.store, draftId, meta.headVersion);
-    const room = new Room(draftId, draft, version, meta.epoch, this.roomOptions);
-    if (this.mirrorFactory) room.mirror = await this.mirrorFactory(room);
+    const loaded = await this.store.loadRoom(draftId);
+    if (!loaded) return null;
+    const draft = loaded.base ? (loaded.base.doc as unknown as Draft) : emptyDraft(draftId);
+    let version = loaded.base?.version ?? 0;
+    for (const s of loaded.tail) {
+      // Committed ops were validated before append: a failure here is corruption, never skipped.
+      const r = applyOpsUnchecked(draft, s.ops);
+      if (!r.ok) throw new Error(`draft ${draftId} v${s.version} does not replay: op ${r.error.index}: ${r.error.message}`);
+      version = s.version;
+    }
     // A load that outlived its bound may finish after a newer one: one room per draft, always.
     const existing = this.rooms.get(draftId);
     if (existing) return existing;
+    const room = new Room(draftId, draft, version, loaded.meta.epoch, this.roomOptions);
+    if (this.mirrorFactory) room.mirror = this.mirrorFactory(room, loaded);
     this.rooms.set(draftId, room);
     return room;
   }
