@@ -136,6 +136,34 @@ describe('session API', () => {
     });
   });
 
+  describe('the event log over HTTP', () => {
+    it('pages StepViews with next/head, and the NDJSON form streams the same steps in order', async () => {
+      await s.admin.createDraft('replay', 'Replay');
+      await s.admin.submit('replay', { opId: 'r-seed', ops: addSectionOps('hero') });
+      for (let i = 0; i < 12; i++) await s.admin.submit('replay', { opId: `r-${i}`, turnId: 'rt', ops: titleOp(`v${i}`) });
+      const first = await s.admin.events('replay', 0, 5);
+      expect(first.steps.map((x) => x.version)).toEqual([1, 2, 3, 4, 5]);
+      expect(first.next).toBe(5);
+      expect(first.head).toBe(14);
+      const st = first.steps[2]!;
+      expect(st).toEqual({ version: 3, opId: 'r-0', actor: 'admin', actorKind: 'admin', sessionId: null, turnId: 'rt', ops: titleOp('v0'), notes: [], refused: [], createdAt: expect.any(String) });
+      expect(new Date(st.createdAt).toISOString()).toBe(st.createdAt);
+      const all = [];
+      for (let after: number | null = 0; after !== null;) {
+        const page = await s.admin.events('replay', after, 4);
+        all.push(...page.steps);
+        after = page.next;
+      }
+      const res = await fetch(`${s.url}/v1/drafts/replay/events?format=ndjson&after=0`, { headers: { authorization: `Bearer ${s.admin.token}` } });
+      expect(res.headers.get('content-type')).toContain('application/x-ndjson');
+      const lines = (await res.text()).trim().split('\n').map((l) => JSON.parse(l) as unknown);
+      expect(lines).toEqual(all);
+      expect(lines).toHaveLength(14);
+      const tail = await fetch(`${s.url}/v1/drafts/replay/events?after=10`, { headers: { authorization: `Bearer ${s.admin.token}`, accept: 'application/x-ndjson' } });
+      expect((await tail.text()).trim().split('\n').map((l) => (JSON.parse(l) as { version: number }).version)).toEqual([11, 12, 13, 14]);
+    });
+  });
+
   describe('SSE stream of AG-UI events', () => {
     it('agent turns are RUN_STARTED … RUN_FINISHED; a step refused whole still shows its refusal', async () => {
       const agent = await s.as('turn-sse', { page: ['write'] }, 'agent');

@@ -9,6 +9,7 @@ import { GroupCommit } from './group-commit.ts';
 import { findByOpId, findByOpIds, readOpsText, readSteps } from './read-steps.ts';
 import { latestSnapshot, latestYSnapshot, listSnapshots, startEpoch, writeSnapshot } from './snapshots.ts';
 import { loadRoom } from './load-room.ts';
+import { readStepViewsText } from './read-step-views.ts';
 import type { RoomLoad } from './load-room.ts';
 import { turnOpCount } from './turn-op-count.ts';
 import { readGlobal } from './read-global.ts';
@@ -39,6 +40,8 @@ export class EventStore {
   findByOpId(draftId: string, opId: string): Promise<StoredStep | null> { return findByOpId(this.db, draftId, opId); }
   findByOpIds(draftId: string, opIds: readonly string[]): Promise<Map<string, StoredStep>> { return findByOpIds(this.db, draftId, opIds); }
   readSteps(draftId: string, opts?: { after?: number; limit?: number; upTo?: number }): Promise<StoredStep[]> { return readSteps(this.db, draftId, opts); }
+  /** Public step views as JSON text rendered by Postgres (the events route and its NDJSON stream). */
+  readStepViewsText(draftId: string, after: number, limit: number, upTo: number): Promise<{ version: number; json: string }[]> { return readStepViewsText(this.db, draftId, after, limit, upTo); }
   readOpsText(draftId: string, after: number, upTo?: number): Promise<{ version: number; opsText: string }[]> { return readOpsText(this.db, draftId, after, upTo); }
 
   writeSnapshot(s: NewSnapshot): Promise<boolean> { return writeSnapshot(this.db, s); }

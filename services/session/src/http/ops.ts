@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { StepView } from '@weft/protocol';
-import type { StoredStep } from '@weft/store';
 import type { Ctx } from '../context.ts';
 import { mustRoom } from '../commands/drafts.ts';
 import { requireScope } from '../commands/principal.ts';
 import { OP_ID, outcomeOrThrow, parseSubmit, submit } from '../commands/submit.ts';
 import { undoRedo } from '../commands/undo.ts';
 import { parseVersion } from './drafts.ts';
-import { isObject, readJson, sendJson } from './respond.ts';
+import { isObject, readJson, sendJson, sendJsonText } from './respond.ts';
+import type { ServerResponse } from 'node:http';
 import type { Router } from './router.ts';
 
 export function registerOps(router: Router, ctx: Ctx): void {
@@ -23,11 +22,15 @@ export function registerOps(router: Router, ctx: Ctx): void {
     const id = params['id']!;
     requireScope(p, id, 'read');
     const room = await mustRoom(ctx, id);
+    const head = room.committedVersion;
     const after = parseVersion(url.searchParams.get('after') ?? '0', '/after');
+    const ndjson = url.searchParams.get('format') === 'ndjson' || (req.headers.accept ?? '').includes('application/x-ndjson');
+    if (ndjson) return streamEvents(ctx, res, id, after, head);
     const limit = Math.min(1000, Math.max(1, parseVersion(url.searchParams.get('limit') ?? '100', '/limit')));
-    const steps = await ctx.store.readSteps(id, { after, limit, upTo: room.committedVersion });
-    const last = steps[steps.length - 1];
-    sendJson(res, 200, { steps: steps.map(stepView), next: last && last.version < room.committedVersion ? last.version : null, head: room.committedVersion });
+    const rows = await ctx.store.readStepViewsText(id, after, limit, head);
+    const last = rows[rows.length - 1];
+    const next = last && last.version < head ? last.version : null;
+    sendJsonText(res, 200, `{"steps":[${rows.map((r) => r.json).join(',')}],"next":${next},"head":${head}}`);
   });
 
   for (const mode of ['undo', 'redo'] as const) {
@@ -43,9 +46,22 @@ export function registerOps(router: Router, ctx: Ctx): void {
   }
 }
 
-export function stepView(s: StoredStep): StepView {
-  return {
-    version: s.version, opId: s.opId, actor: s.actor, actorKind: s.actorKind as StepView['actorKind'], sessionId: s.sessionId, turnId: s.turnId,
-    ops: s.ops, notes: s.notes, refused: s.refused, createdAt: s.createdAt.toISOString(),
-  };
+
+/**
+ * The whole log after `after` (up to the head when the request came) as NDJSON, one StepView per
+ * line, paged from Postgres and written as it arrives; a slow reader is waited for, not buffered.
+ */
+async function streamEvents(ctx: Ctx, res: ServerResponse, id: string, after: number, head: number): Promise<void> {
+  res.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'x-weft-head': String(head) });
+  let from = after;
+  while (from < head && !res.destroyed) {
+    const rows = await ctx.store.readStepViewsText(id, from, NDJSON_PAGE, head);
+    if (rows.length === 0) break;
+    const ok = res.write(rows.map((r) => r.json).join('\n') + '\n');
+    from = rows[rows.length - 1]!.version;
+    if (!ok) await new Promise((r) => res.once('drain', r));
+  }
+  res.end();
 }
+
+const NDJSON_PAGE = 5000;
