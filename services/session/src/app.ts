@@ -16,6 +16,7 @@ import { registerStream } from './http/stream.ts';
 import { SessionManager } from './live/sessions.ts';
 import { SseHub } from './live/sse.ts';
 import { Turns } from './live/turns.ts';
+import { Relay } from './live/relay.ts';
 import { Metrics } from './metrics.ts';
 import { RoomManager } from './rooms/room-manager.ts';
 import type { CommittedStep } from './rooms/types.ts';
@@ -58,12 +59,10 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
   const turns = new Turns();
   const listeners: ((steps: CommittedStep[]) => void)[] = [];
 
+  const relay = new Relay({ store: deps.store, bus: deps.bus, log });
   const publish = (draftId: string, version: number, events: AgUiEvent[]): void => {
     sse.publish(draftId, version, events);
-    deps.bus.publish(draftId, { draftId, version, events }).catch((e: unknown) => {
-      metrics.inc('weft_bus_publish_failed_total', 1, 'Notifications not published (consumers refill from the log)');
-      log.warn('bus publish failed', { draftId, version, error: String(e) });
-    });
+    relay.publish(draftId, version, events);
   };
 
   const onCommitted = (steps: CommittedStep[]): void => {
@@ -103,6 +102,8 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
     },
   });
   rooms.keepWhile((id) => sse.has(id));
+  rooms.onLoaded((room) => relay.opened(room.draftId, room.committedVersion));
+  relay.start();
   const finishTurn = (draftId: string, turnId: string): Record<string, number> | null => {
     const done = turns.finish(draftId, turnId, now());
     if (!done) return null;
@@ -181,6 +182,7 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
       clearInterval(sweeper);
       sse.closeAll();
       await rooms.drainAll();
+      await relay.stop();
       for (const ext of extensions) await ext.close?.();
     },
   };

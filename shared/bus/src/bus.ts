@@ -30,8 +30,12 @@ export interface BusStats {
 }
 
 export interface Bus {
-  /** Never throws for a down bus (the notification is dropped and counted); rejects a bad draft id. */
-  publish(draftId: string, msg: BusMessage): Promise<void>;
+  /**
+   * Never throws for a down bus: the notification is dropped, counted, and `false` is returned
+   * (the relay publishes it again from the log). `true`: handed to the connection. Rejects a bad
+   * draft id.
+   */
+  publish(draftId: string, msg: BusMessage): Promise<boolean>;
   subscribe(pattern: SubscribePattern, handler: BusHandler): Subscription;
   /** Called after the bus comes back from a disconnect: consumers catch up from the store. */
   onReconnect(listener: () => void): () => void;

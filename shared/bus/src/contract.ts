@@ -32,7 +32,7 @@ export function busContract(name: string, make: () => Promise<Bus>): void {
       b.subscribe({ draftId: id }, (m) => { one.push(m); });
       b.subscribe('all', (m) => { if (m.draftId === id) all.push(m); });
       await settle(b);
-      await b.publish(id, msg(id, 1));
+      expect(await b.publish(id, msg(id, 1))).toBe(true);
       await until(() => one.length === 1 && all.length === 1, 'delivery');
       expect(one[0]).toEqual(msg(id, 1));
       expect(all[0]).toEqual(msg(id, 1));
@@ -110,7 +110,7 @@ export function busContract(name: string, make: () => Promise<Bus>): void {
       const id = freshDraftId();
       await b.close();
       expect(b.connected).toBe(false);
-      await b.publish(id, msg(id, 1));
+      expect(await b.publish(id, msg(id, 1))).toBe(false);
       expect(b.stats.dropped).toBe(1);
     });
   });

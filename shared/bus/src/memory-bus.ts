@@ -33,10 +33,11 @@ export function createMemoryBus(opts: MemoryBusOptions = {}): Bus {
   return {
     async publish(draftId, msg) {
       checkMessage(draftId, msg);
-      if (closed) { stats.dropped++; return; }
+      if (closed) { stats.dropped++; return false; }
       stats.published++;
       const copy = structuredClone(msg);
       tail = tail.then(() => deliver(copy));
+      return true;
     },
     subscribe(pattern: SubscribePattern, handler: BusHandler): Subscription {
       const draftId = pattern === 'all' ? null : pattern.draftId;

@@ -43,14 +43,16 @@ export async function createNatsBus(url: string, opts: NatsBusOptions = {}): Pro
   return {
     async publish(draftId, msg) {
       checkMessage(draftId, msg);
-      if (closed || !up || nc.isClosed()) { stats.dropped++; return; }
+      if (closed || !up || nc.isClosed()) { stats.dropped++; return false; }
       const h = headers();
       h.set('Nats-Msg-Id', msgId(draftId, msg.version));
       try {
         nc.publish(draftSubject(draftId), encoder.encode(JSON.stringify(msg)), { headers: h });
         stats.published++;
+        return true;
       } catch {
         stats.dropped++;
+        return false;
       }
     },
     subscribe(pattern: SubscribePattern, handler: BusHandler): Subscription {

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Result } from '@weft/core';
 import type { DB } from './schema.ts';
-import type { AppendError, DraftMeta, GlobalBatch, GlobalCursor, NewSnapshot, NewStep, Snapshot, StoredStep } from './types.ts';
+import type { AppendError, DraftMeta, NewSnapshot, NewStep, Snapshot, StoredStep } from './types.ts';
 import { createDraft, getDraft, listDrafts } from './drafts.ts';
 import { GroupCommit } from './group-commit.ts';
 import { findByOpId, findByOpIds, readOpsText, readSteps } from './read-steps.ts';
@@ -12,7 +12,7 @@ import { loadRoom } from './load-room.ts';
 import { readStepViewsText } from './read-step-views.ts';
 import type { RoomLoad } from './load-room.ts';
 import { turnOpCount } from './turn-op-count.ts';
-import { readGlobal } from './read-global.ts';
+import { markPublished, unpublished } from './published.ts';
 
 export class EventStore {
   readonly db: Kysely<DB>;
@@ -39,7 +39,7 @@ export class EventStore {
   }
   findByOpId(draftId: string, opId: string): Promise<StoredStep | null> { return findByOpId(this.db, draftId, opId); }
   findByOpIds(draftId: string, opIds: readonly string[]): Promise<Map<string, StoredStep>> { return findByOpIds(this.db, draftId, opIds); }
-  readSteps(draftId: string, opts?: { after?: number; limit?: number; upTo?: number }): Promise<StoredStep[]> { return readSteps(this.db, draftId, opts); }
+  readSteps(draftId: string, opts?: { after?: number; limit?: number; upTo?: number; actor?: string }): Promise<StoredStep[]> { return readSteps(this.db, draftId, opts); }
   /** Public step views as JSON text rendered by Postgres (the events route and its NDJSON stream). */
   readStepViewsText(draftId: string, after: number, limit: number, upTo: number): Promise<{ version: number; json: string }[]> { return readStepViewsText(this.db, draftId, after, limit, upTo); }
   readOpsText(draftId: string, after: number, upTo?: number): Promise<{ version: number; opsText: string }[]> { return readOpsText(this.db, draftId, after, upTo); }
@@ -54,6 +54,7 @@ export class EventStore {
   /** Everything a room needs to open, in one round trip (head, base snapshot with its Yjs state, tail). */
   loadRoom(draftId: string): Promise<RoomLoad | null> { return loadRoom(this.db, draftId); }
   turnOpCount(draftId: string, turnId: string): Promise<number> { return turnOpCount(this.db, draftId, turnId); }
-  /** Outbox read for relays; start from GLOBAL_START and pass back the returned cursor. */
-  readGlobal(after: GlobalCursor, limit: number): Promise<GlobalBatch> { return readGlobal(this.db, after, limit); }
+  /** The outbox cursor per draft (the relay): move it forward; list drafts whose head is past it. */
+  markPublished(marks: readonly { draftId: string; version: number }[]): Promise<void> { return markPublished(this.db, marks); }
+  unpublished(limit = 1000): Promise<{ draftId: string; publishedVersion: number; headVersion: number }[]> { return unpublished(this.db, limit); }
 }

@@ -9,8 +9,7 @@ export type { RoomLoad } from './load-room.ts';
 export type { RoomLog } from './room-log.ts';
 export { TokenStore, hashToken } from './token-store.ts';
 export { SessionStore } from './session-store.ts';
-export { GLOBAL_START } from './types.ts';
 export type {
-  ActorKind, AppendError, DraftMeta, GlobalBatch, GlobalCursor, NewSnapshot, NewStep, Scope, SessionRecord, Snapshot,
+  ActorKind, AppendError, DraftMeta, NewSnapshot, NewStep, Scope, SessionRecord, Snapshot,
   StoredStep, StepKind, TokenRecord, TurnRecord,
 } from './types.ts';

@@ -4,8 +4,9 @@ import type { StoredStep } from './types.ts';
 import { int, toStep } from './rows.ts';
 
 /** Steps in version order (gapless, so a reader following `after` never skips a committed step). */
-export async function readSteps(db: Kysely<DB>, draftId: string, opts: { after?: number; limit?: number; upTo?: number } = {}): Promise<StoredStep[]> {
+export async function readSteps(db: Kysely<DB>, draftId: string, opts: { after?: number; limit?: number; upTo?: number; actor?: string } = {}): Promise<StoredStep[]> {
   let q = db.selectFrom('events').selectAll().where('draft_id', '=', draftId).where('version', '>', opts.after ?? 0);
+  if (opts.actor !== undefined) q = q.where('actor', '=', opts.actor);
   if (opts.upTo !== undefined) q = q.where('version', '<=', opts.upTo);
   if (opts.limit !== undefined) q = q.limit(opts.limit);
   const rows = await q.orderBy('version').execute();

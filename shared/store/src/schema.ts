@@ -19,6 +19,8 @@ export interface DraftsTable {
   created_at: Stamp;
   head_version: Int8Default;
   epoch: ColumnType<number, number | undefined, number>;
+  /** The outbox cursor: every version up to it was delivered to the bus. */
+  published_version: Int8Default;
 }
 
 export interface EventsTable {

@@ -70,21 +70,6 @@ export interface Snapshot extends NewSnapshot {
   createdAt: Date;
 }
 
-/** Relay cursor: (tx_id, position), compared as a pair (RELIABILITY.md promise 4). */
-export interface GlobalCursor {
-  /** xid8 as a decimal string. */
-  txId: string;
-  position: number;
-}
-
-export const GLOBAL_START: GlobalCursor = Object.freeze({ txId: '0', position: 0 });
-
-export interface GlobalBatch {
-  steps: StoredStep[];
-  /** Pass back as `after`; unchanged when `steps` is empty. */
-  cursor: GlobalCursor;
-}
-
 export type ActorKind = 'human' | 'agent' | 'admin';
 export type Scope = 'read' | 'write';
 

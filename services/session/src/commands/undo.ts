@@ -1,5 +1,5 @@
 import type { Ctx } from '../context.ts';
-import { planUndo } from '../rooms/undo.ts';
+import { findConflict, undoTargets } from '../rooms/undo.ts';
 import { mustRoom } from './drafts.ts';
 import { WeftError } from './errors.ts';
 import { requireScope } from './principal.ts';
@@ -14,8 +14,11 @@ export async function undoRedo(ctx: Ctx, p: Principal, draftId: string, mode: 'u
     const base = room.version;
     await room.drain();
     if (room.version !== base) continue;
-    const history = await ctx.store.readSteps(draftId, { after: 0, upTo: base });
-    const plan = planUndo(history, p.actor.id, scope, mode);
+    // Only what the plan needs: the actor's own steps (an index on draft, actor, version), then
+    // the steps after the oldest target for the conflict check.
+    const mine = await ctx.store.readSteps(draftId, { after: 0, upTo: base, actor: p.actor.id });
+    const targets = undoTargets(mine, scope, mode);
+    const plan = targets.ok ? findConflict(await ctx.store.readSteps(draftId, { after: targets.since, upTo: base }), p.actor.id, targets.since, targets.ops) ?? targets : targets;
     if (!plan.ok) {
       const { ok: _ok, code, message, ...extra } = plan;
       throw new WeftError(code, message, extra);

@@ -17,6 +17,12 @@ export class RoomManager {
   private mirrorFactory: ((room: Room, loaded: RoomLoad) => RoomMirror) | null = null;
 
   private readonly keeps: ((draftId: string) => boolean)[] = [];
+  private readonly loaded: ((room: Room) => void)[] = [];
+
+  /** Called for each room as it opens (at its committed version). */
+  onLoaded(f: (room: Room) => void): void {
+    this.loaded.push(f);
+  }
 
   constructor(store: EventStore, roomOptions: RoomOptions) {
     this.store = store;
@@ -86,6 +92,7 @@ export class RoomManager {
     const room = new Room(draftId, draft, version, loaded.meta.epoch, this.roomOptions);
     if (this.mirrorFactory) room.mirror = this.mirrorFactory(room, loaded);
     this.rooms.set(draftId, room);
+    for (const f of this.loaded) f(room);
     return room;
   }
 

@@ -7,18 +7,25 @@ export type UndoPlan =
   | { ok: false; code: 'NOTHING_TO_UNDO' | 'UNDO_CONFLICT'; message: string; version?: number; actor?: string; path?: string };
 
 /**
- * Per-actor undo/redo from the log. Walking the actor's steps in version order: a `do` step is
- * pushed on the undo stack and clears redo; an `undo` step moves its targets to the redo stack;
- * a `redo` step moves the undo it redoes back. Redo is the inverse of the undo step, which the
- * room computed when it applied the undo.
+ * Per-actor undo/redo from the log: the targets from the actor's own steps, then a check against
+ * everyone else's later steps. Redo is the inverse of the undo step, which the room computed when
+ * it applied the undo.
  */
 export function planUndo(history: StoredStep[], actor: string, scope: 'step' | 'turn', mode: 'undo' | 'redo'): UndoPlan {
+  const plan = undoTargets(history.filter((s) => s.actor === actor), scope, mode);
+  return plan.ok ? findConflict(history, actor, plan.since, plan.ops) ?? plan : plan;
+}
+
+/**
+ * What to reverse, from the actor's own steps alone (oldest first). Walking them in version
+ * order: a `do` step is pushed on the undo stack and clears redo; an `undo` step moves its targets
+ * to the redo stack; a `redo` step moves the undo it redoes back. The conflict check needs only
+ * the steps after `since` (`findConflict`), so undo never reads the whole log.
+ */
+export function undoTargets(mine: readonly StoredStep[], scope: 'step' | 'turn', mode: 'undo' | 'redo'): UndoPlan {
   const undo: StoredStep[] = [];
   const redo: StoredStep[] = [];
-  const byVersion = new Map<number, StoredStep>();
-  for (const s of history) {
-    byVersion.set(s.version, s);
-    if (s.actor !== actor) continue;
+  for (const s of mine) {
     if (s.kind === 'do') {
       undo.push(s);
       redo.length = 0;
@@ -44,13 +51,11 @@ export function planUndo(history: StoredStep[], actor: string, scope: 'step' | '
   const ops: Op[] = [];
   for (const t of targets) ops.push(...t.inverse);
   const since = Math.min(...targets.map((t) => t.version));
-  const conflict = findConflict(history, actor, since, ops);
-  if (conflict) return conflict;
   return { ok: true, ops, undoOf: targets.map((t) => t.version), kind: mode, since };
 }
 
 /** A later step by someone else touching what the undo would rewrite. */
-function findConflict(history: StoredStep[], actor: string, since: number, ops: Op[]): UndoPlan | null {
+export function findConflict(history: readonly StoredStep[], actor: string, since: number, ops: Op[]): UndoPlan | null {
   const mine = ops.flatMap(opPaths);
   for (const s of history) {
     if (s.version <= since || s.actor === actor) continue;
