@@ -73,15 +73,15 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
       metrics.inc('weft_ops_refused_total', s.refused.length, 'Ops refused');
       const events: AgUiEvent[] = [];
       if (s.turnId) {
-        const started = turns.begin(s.draftId, s.turnId, s.actor.id, s.version, s.createdAt);
+        const started = turns.begin(s.draftId, s.turnId, s.actor, s.version, s.createdAt);
         if (started.length > 0) {
-          deps.sessions.openTurn({ id: `${s.draftId}/${s.turnId}`, draftId: s.draftId, sessionId: s.sessionId, actorId: s.actor.id })
+          deps.sessions.openTurn({ id: `${s.draftId}/${s.turnId}`, draftId: s.draftId, sessionId: s.sessionId, actorId: s.actor })
             .catch((e: unknown) => log.warn('turn audit open failed', { error: String(e) }));
         }
         events.push(...started);
         turns.record(s.draftId, s.turnId, s.version, s.ops.length, s.notes.length, s.refused.length);
       }
-      events.push(...stepEvents({ ...s, actor: s.actor.id }));
+      events.push(...stepEvents(s));
       publish(s.draftId, s.version, events);
     }
     for (const l of listeners) {

@@ -2,6 +2,7 @@
 export type { Json, JsonObject, Draft, Section, SurfaceSection, SurfaceStyle, Component, Binding, FunctionCall, FunctionName, Operand, Condition, Op, ActionName } from './draft.ts';
 export { FUNCTION_NAMES, ACTION_NAMES, emptyDraft } from './draft.ts';
 export type { Refusal, Note, ErrorPayload, Result } from './errors.ts';
+export type { Step, StepKind } from './step.ts';
 export { ErrorCode, Rule, ok, err } from './errors.ts';
 export type { Problem } from './problem.ts';
 export { Limits, isValidId } from './limits.ts';

@@ -1,4 +1,4 @@
-import type { Draft, Json, Note, Op, Refusal } from '@weft/core';
+import type { Draft, Json, Note, Op, Refusal, Step } from '@weft/core';
 
 // HTTP bodies of the v1 API (ARCHITECTURE.md "Fixed interface points").
 
@@ -35,16 +35,11 @@ export interface SubmitOpsResponse {
 
 export interface UndoRequest { scope?: 'step' | 'turn'; opId?: string }
 
-export interface StepView {
+/** A logged step on the wire (`GET /events`): core's Step without the inverse and undo fields, plus its version and time. */
+export interface StepView extends Omit<Step, 'inverse' | 'kind' | 'undoOf' | 'actorKind'> {
   version: number;
-  opId: string;
-  actor: string;
   actorKind: ActorKind;
-  sessionId: string | null;
-  turnId: string | null;
-  ops: Op[];
-  notes: Note[];
-  refused: Refusal[];
+  /** ISO 8601 (UTC). */
   createdAt: string;
 }
 export interface EventsResponse { steps: StepView[]; next: number | null; head: number }

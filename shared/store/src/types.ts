@@ -1,5 +1,7 @@
 // What the store hands out: plain objects with numbers and Dates, the same on both drivers.
-import type { Json, Note, Op, Refusal } from '@weft/core';
+import type { Json, Step, StepKind } from '@weft/core';
+
+export type { StepKind };
 
 export interface DraftMeta {
   id: string;
@@ -10,45 +12,25 @@ export interface DraftMeta {
   epoch: number;
 }
 
-/** One step: one opId's applied ops, committed atomically as one log row. */
-export interface NewStep {
-  opId: string;
+/** A step as the room hands it to the append (defaults: no session or turn, kind `do`). */
+export interface NewStep extends Omit<Step, 'sessionId' | 'turnId' | 'kind' | 'undoOf'> {
   /** Hash of the submitted body, to tell a retry (same hash) from a reuse (IDEMPOTENCY_CONFLICT). */
   bodyHash: string;
-  actor: string;
-  actorKind: string;
   sessionId?: string | null;
   turnId?: string | null;
-  ops: Op[];
-  inverse: Op[];
-  notes: Note[];
-  refused: Refusal[];
-  yUpdate?: Uint8Array | null;
-  /** `undo`/`redo` steps reverse the versions in `undoOf`. Default `do`. */
   kind?: StepKind;
   undoOf?: number[];
+  yUpdate?: Uint8Array | null;
 }
 
-export type StepKind = 'do' | 'undo' | 'redo';
-
-export interface StoredStep {
+/** A step as the log holds it: the core step plus where and when it was written. */
+export interface StoredStep extends Step {
   draftId: string;
   version: number;
   position: number;
   createdAt: Date;
-  opId: string;
   bodyHash: string;
-  actor: string;
-  actorKind: string;
-  sessionId: string | null;
-  turnId: string | null;
-  ops: Op[];
-  inverse: Op[];
-  notes: Note[];
-  refused: Refusal[];
   yUpdate: Uint8Array | null;
-  kind: StepKind;
-  undoOf: number[];
 }
 
 export type AppendError =

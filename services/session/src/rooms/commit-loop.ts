@@ -201,8 +201,8 @@ function toNewStep(p: Pending): NewStep {
   return {
     opId: s.opId,
     bodyHash: p.req.bodyHash,
-    actor: s.actor.id,
-    actorKind: s.actor.kind,
+    actor: s.actor,
+    actorKind: s.actorKind,
     sessionId: s.sessionId,
     turnId: s.turnId,
     ops: s.ops,

@@ -1,4 +1,4 @@
-import type { ErrorCode, Note, Op, Refusal } from '@weft/core';
+import type { ErrorPayload, Note, Op, Refusal, Step, StepKind } from '@weft/core';
 import type { ActorKind } from '@weft/protocol';
 
 export interface Actor { id: string; kind: ActorKind }
@@ -20,8 +20,6 @@ export interface SubmitRequest {
   atomic?: boolean;
 }
 
-export type StepKind = 'do' | 'undo' | 'redo';
-
 export interface StepResult {
   version: number;
   applied: Op[];
@@ -30,31 +28,16 @@ export interface StepResult {
   replayed?: boolean;
 }
 
-export interface RoomError {
-  code: ErrorCode;
-  message: string;
-  path?: string;
-  currentVersion?: number;
-  retryAfterMs?: number;
-  [key: string]: unknown;
-}
+/** An expected failure of the room, as a value: core's ErrorPayload (code, message, path, …). */
+export type RoomError = ErrorPayload;
 
 export type SubmitOutcome = { ok: true; value: StepResult } | { ok: false; error: RoomError };
 
-/** A step the room committed, as handed to the fan-out (Yjs mirror, SSE, bus). */
-export interface CommittedStep {
+/** A step the room committed, as handed to the fan-out (Yjs mirror, SSE, bus): core's Step plus its place. */
+export interface CommittedStep extends Step {
   draftId: string;
   version: number;
-  opId: string;
-  actor: Actor;
-  sessionId: string | null;
-  turnId: string | null;
-  ops: Op[];
-  inverse: Op[];
-  notes: Note[];
-  refused: Refusal[];
-  kind: StepKind;
-  undoOf: number[];
   yUpdate: Uint8Array | null;
+  /** ms since the epoch (the log's created_at once committed). */
   createdAt: number;
 }
