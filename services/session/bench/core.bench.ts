@@ -59,16 +59,16 @@ async function seed(id: string): Promise<void> {
 
 interface Run { opsPerSec: number; p50: number; p99: number; cpuUsPerStep?: number }
 
+let opSeq = 0;
 async function weftHot(draftId: string, writers: number, secs: number): Promise<Run> {
   const room = (await app.ctx.rooms.get(draftId))!;
   const lat: number[] = [];
-  let n = 0;
   const end = performance.now() + secs * 1000;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   await Promise.all(Array.from({ length: writers }, async (_, w) => {
     while (performance.now() < end) {
-      const i = n++;
+      const i = opSeq++;
       const s = performance.now();
       const out = await room.submit({ opId: `h-${draftId}-${w}-${i}`, bodyHash: 'h', ops: [textOp(`v${i}`)], actor });
       if (!out.ok) throw new Error(JSON.stringify(out.error));

@@ -35,7 +35,14 @@ function locate(type: Y.AbstractType<any>, doc: Y.Doc): Located | null {
   return { segs: [...up.segs, String(index)], shape: JSON_SHAPE };
 }
 
-function eventOps(event: Y.YEvent<any>, doc: Y.Doc, out: Op[]): void {
+/**
+ * A peer's write to a Yjs key the mapping does not carry (a meta key other than the title, a
+ * stored `id`): no op describes it, so it must be refused, never kept silently (the draft and the
+ * doc would differ, and junk would ride to every peer).
+ */
+export interface UnmappedWrite { path: string; rule: 'path_not_found' | 'invalid_id'; key: string }
+
+function eventOps(event: Y.YEvent<any>, doc: Y.Doc, out: Op[], unmapped?: UnmappedWrite[]): void {
   const at = locate(event.target, doc);
   if (at === null) return;
   const target = event.target;
@@ -43,7 +50,11 @@ function eventOps(event: Y.YEvent<any>, doc: Y.Doc, out: Op[]): void {
     const isMeta = at.segs.length === 0;
     const isStruct = at.shape.t === 'struct';
     for (const [key, change] of event.changes.keys) {
-      if (isMeta ? key !== 'title' : isStruct && key === 'id') continue; // epoch, stored ids: not draft
+      if (isMeta ? key !== 'title' : isStruct && key === 'id') {
+        // The epoch and stored ids are the server's, never a peer's to write.
+        unmapped?.push(isMeta ? { path: formatPointer([key]), rule: 'path_not_found', key: `meta.${key}` } : { path: formatPointer([...at.segs, key]), rule: 'invalid_id', key });
+        continue;
+      }
       const path = formatPointer([...at.segs, key]);
       if (change.action === 'delete') out.push({ op: 'remove', path });
       else {
@@ -74,9 +85,9 @@ function eventOps(event: Y.YEvent<any>, doc: Y.Doc, out: Op[]): void {
 }
 
 /** Ops for the events of one transaction (as `observeDeep` hands them over). */
-export function yEventsToOps(events: readonly Y.YEvent<any>[], doc: Y.Doc): Op[] {
+export function yEventsToOps(events: readonly Y.YEvent<any>[], doc: Y.Doc, unmapped?: UnmappedWrite[]): Op[] {
   const out: Op[] = [];
-  for (const e of events) eventOps(e, doc, out);
+  for (const e of events) eventOps(e, doc, out, unmapped);
   return out;
 }
 

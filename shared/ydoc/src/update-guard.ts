@@ -6,6 +6,7 @@ import * as Y from 'yjs';
 import type { Op } from '@weft/core';
 import { draftRoots } from './mirror.ts';
 import { yEventsToOps } from './events-to-ops.ts';
+import type { UnmappedWrite } from './events-to-ops.ts';
 import { META, ORDER, SECTIONS_ROOT } from './shape.ts';
 
 type DeleteSet = Y.UndoManager['undoStack'][number]['deletions'];
@@ -19,7 +20,8 @@ export function createShadow(live: Y.Doc): Y.Doc {
 }
 
 export type GuardResult =
-  | { ok: true; ops: Op[] }
+  /** `unmapped`: writes to Yjs keys no op describes (refuse and revert them). */
+  | { ok: true; ops: Op[]; unmapped: UnmappedWrite[] }
   /** `malformed`: bytes that do not decode; `foreign`: writes outside the draft's root types. */
   | { ok: false; error: 'malformed' | 'foreign' };
 
@@ -35,6 +37,7 @@ export class UpdateGuard {
   private readonly mirrorOrigin: object = { name: 'weft-mirror' };
   private readonly undo: Y.UndoManager;
   private collecting: Op[] | null = null;
+  private unmapped: UnmappedWrite[] = [];
   private touchedForeign = false;
   /** A tested update is waiting for commit() or revert(). */
   private open = false;
@@ -45,7 +48,7 @@ export class UpdateGuard {
     const roots = draftRoots(shadow);
     this.undo = new Y.UndoManager(shadow, { trackedOrigins: new Set([this.origin]), captureTimeout: 0 });
     const collect = (events: Y.YEvent<any>[], tr: Y.Transaction) => {
-      if (tr.origin === this.origin && this.collecting !== null) this.collecting.push(...yEventsToOps(events, shadow));
+      if (tr.origin === this.origin && this.collecting !== null) this.collecting.push(...yEventsToOps(events, shadow, this.unmapped));
     };
     for (const root of [roots.meta, roots.order, roots.sections] as Y.AbstractType<any>[]) {
       root.observeDeep(collect);
@@ -75,7 +78,9 @@ export class UpdateGuard {
       return { ok: false, error: 'malformed' };
     }
     const ops: Op[] = [];
+    const unmapped: UnmappedWrite[] = [];
     this.collecting = ops;
+    this.unmapped = unmapped;
     this.touchedForeign = false;
     this.open = true;
     try {
@@ -86,7 +91,7 @@ export class UpdateGuard {
       this.collecting = null;
     }
     if (this.touchedForeign) return { ok: false, error: 'foreign' };
-    return { ok: true, ops };
+    return { ok: true, ops, unmapped };
   }
 
   /** Keeps the tested update (the caller applies the same bytes to live). */

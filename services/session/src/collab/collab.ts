@@ -9,6 +9,7 @@ import { CloseCode } from '@weft/protocol';
 import { hasMissingParents, isStaleEpoch, readUpdate } from '@weft/ydoc';
 import type { UpdateParts } from '@weft/ydoc';
 import type { ResultMessage, YjsRefusalMessage } from '@weft/protocol';
+import type { RoomError } from '../rooms/types.ts';
 import type { Extension, ExtensionApi } from '../app.ts';
 import type { Ctx } from '../context.ts';
 import { WeftError } from '../commands/errors.ts';
@@ -18,8 +19,15 @@ import { parseSubmit, submit } from '../commands/submit.ts';
 import { DraftDoc } from './draft-doc.ts';
 import { closeSocket } from './close-socket.ts';
 import { Epochs } from './epochs.ts';
+import { AwarenessPolicy } from './live-guards.ts';
 
-interface ConnContext { principal: Principal; socketId: string }
+/** `token` is kept to re-check the principal while the connection is open (revocation, expiry). */
+interface ConnContext { principal: Principal; socketId: string; token: string }
+
+/** A socket that has not authenticated a document by then is closed (4401). */
+const AUTH_DEADLINE_MS = 10_000;
+/** How often open connections re-check their token (with Auth's 1 s cache: revocation seen within 2 s). */
+const RECHECK_MS = 1000;
 
 /** Closes a connection with a code from our registry (CONVENTIONS.md §6). */
 class CloseError extends Error {
@@ -50,12 +58,18 @@ export interface CollabOptions {
   compactRatio?: number;
   /** …after this long without a commit on the draft (peers reload; best done when nobody types). */
   compactQuietMs?: number;
+  /** A socket that has not authenticated a document by then is closed with 4401 (default 10 s). */
+  authDeadlineMs?: number;
 }
 
 export function collabExtension(opts: CollabOptions = {}): Extension {
   let hocuspocus: Hocuspocus | null = null;
   let wss: WebSocketServer | null = null;
+  let recheck: NodeJS.Timeout | null = null;
   const docs = new Map<string, DraftDoc>();
+  /** Sockets by our id (sent to Hocuspocus as a header): authenticated yet? */
+  const sockets = new Map<string, { authed: boolean }>();
+  const awareness = new AwarenessPolicy();
   return {
     name: 'collab',
     register(api: ExtensionApi) {
@@ -87,13 +101,15 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
         quiet: true,
         debounce: 0,
         unloadImmediately: true,
-        async onAuthenticate({ token, documentName, connectionConfig }) {
+        async onAuthenticate({ token, documentName, connectionConfig, requestHeaders }) {
           const principal = await ctx.auth.fromToken(token).catch(() => {
             throw new CloseError(CloseCode.UNAUTHORIZED, 'UNAUTHORIZED');
           });
           if (!can(principal, documentName, 'read')) throw new CloseError(CloseCode.NOT_FOUND, 'NOT_FOUND');
           connectionConfig.readOnly = !can(principal, documentName, 'write');
-          return { principal, socketId: randomUUID() } satisfies ConnContext;
+          const socket = sockets.get(requestHeaders.get(SOCKET_HEADER) ?? '');
+          if (socket) socket.authed = true;
+          return { principal, socketId: randomUUID(), token } satisfies ConnContext;
         },
         async onLoadDocument({ documentName, document }) {
           const room = await ctx.rooms.get(documentName);
@@ -116,7 +132,9 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
             return;
           }
           const c = conn.context as ConnContext;
-          for (const state of states.values()) state['user'] = { ...(state['user'] as object | undefined), id: c.principal.actor.id, kind: c.principal.actor.kind };
+          const dropped = awareness.filter(conn, c.principal.actor.id, docs.get(conn.document.name), states, ctx.now());
+          if (dropped > 0) ctx.metrics.inc('weft_yjs_awareness_dropped_total', dropped, 'Awareness states dropped (over the caps, or another actor\'s slot)');
+          for (const state of states.values()) if (state !== null) state['user'] = { ...(state['user'] as object | undefined), id: c.principal.actor.id, kind: c.principal.actor.kind };
         },
         async beforeSync({ connection, type, payload, documentName, document }) {
           try {
@@ -151,20 +169,51 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
       api.onUpgrade((req, socket, head) => {
         const url = new URL(req.url ?? '/', 'http://localhost');
         if (url.pathname !== '/collab') return false;
-        wss!.handleUpgrade(req, socket, head, (ws) => attachSocket(hocuspocus!, ws, req));
+        wss!.handleUpgrade(req, socket, head, (ws) => {
+          const id = randomUUID();
+          const state = { authed: false };
+          sockets.set(id, state);
+          // A socket that never authenticates would hold a connection for ever.
+          const deadline = setTimeout(() => { if (!state.authed) ws.close(CloseCode.UNAUTHORIZED, 'UNAUTHORIZED'); }, opts.authDeadlineMs ?? AUTH_DEADLINE_MS);
+          deadline.unref();
+          ws.on('close', () => { clearTimeout(deadline); sockets.delete(id); });
+          attachSocket(hocuspocus!, ws, req, id);
+        });
         return true;
       });
+      // Live connections re-check who they serve: a revoked or expired token is closed with 4401.
+      recheck = setInterval(() => void recheckConnections(ctx, hocuspocus), RECHECK_MS);
+      recheck.unref();
     },
     async close() {
+      if (recheck) clearInterval(recheck);
       hocuspocus?.closeConnections();
       wss?.close();
     },
   };
 }
 
-function attachSocket(h: Hocuspocus, ws: WebSocket, req: IncomingMessage): void {
+const SOCKET_HEADER = 'x-weft-socket';
+
+async function recheckConnections(ctx: Ctx, h: Hocuspocus | null): Promise<void> {
+  if (!h) return;
+  for (const doc of h.documents.values()) {
+    for (const conn of doc.getConnections()) {
+      const c = conn.context as ConnContext | undefined;
+      if (!c?.token) continue;
+      const valid = await ctx.auth.fromToken(c.token).then((p) => can(p, doc.name, 'read'), (e: unknown) => (e instanceof WeftError ? false : true));
+      if (!valid) {
+        ctx.metrics.inc('weft_yjs_revoked_closed_total', 1, 'Connections closed because their token was revoked or expired');
+        closeSocket(conn, CloseCode.UNAUTHORIZED, 'UNAUTHORIZED');
+      }
+    }
+  }
+}
+
+function attachSocket(h: Hocuspocus, ws: WebSocket, req: IncomingMessage, socketId: string): void {
   const headers = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
+  for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== SOCKET_HEADER) headers.set(k, v);
+  headers.set(SOCKET_HEADER, socketId);
   const request = new Request(`http://localhost${req.url ?? '/collab'}`, { headers });
   const client = h.handleConnection(ws as never, request);
   ws.on('message', (data: RawData) => {
@@ -212,6 +261,14 @@ async function guardUpdate(ctx: Ctx, dd: DraftDoc, connection: Connection, updat
     throw new CloseError(CloseCode.BAD_REQUEST, 'FORGED_UPDATE');
   }
   for (const client of parts.to.keys()) if (!dd.owners.has(client)) dd.owners.set(client, c.principal.actor.id);
+  if (tried.unmapped.length > 0) {
+    // Keys no op describes (meta junk, stored ids): refused and reverted for everyone, never kept.
+    const refused = tried.unmapped.map((u) => ({
+      code: 'VALIDATION_FAILED' as const, rule: u.rule, path: u.path, index: 0,
+      message: `Yjs key "${u.key}" is not part of the draft: only the title, the section order and the sections can be written.`,
+    }));
+    return refuse(ctx, dd, connection, update, tried.ops, { code: 'VALIDATION_FAILED', message: refused[0]!.message, path: refused[0]!.path, refused });
+  }
   if (tried.ops.length === 0) return keepUnchanged(dd, update);
   const { decision, committed } = dd.room.step({
     opId: `y-${c.socketId.slice(0, 8)}-${randomUUID().slice(0, 8)}`,
@@ -230,24 +287,31 @@ async function guardUpdate(ctx: Ctx, dd: DraftDoc, connection: Connection, updat
   // Decided synchronously (refused, or every op a no-op): the shadow is settled before any other
   // message can touch it.
   if (decision.kind !== 'refused') return keepUnchanged(dd, update);
-  const error = decision.error;
-  const inverse = dd.guard.revert();
-  if (error.code === 'UNAVAILABLE' || error.code === 'INTERNAL') {
+  if (decision.error.code === 'UNAVAILABLE' || decision.error.code === 'INTERNAL') {
     // The room could not vouch for the log (it reloads): close; on reconnect the peer sends the
     // update again and it is judged afresh.
-    throw new CloseError(CloseCode.INTERNAL, error.code);
+    dd.guard.revert();
+    throw new CloseError(CloseCode.INTERNAL, decision.error.code);
   }
+  return refuse(ctx, dd, connection, update, tried.ops, decision.error);
+}
+
+/**
+ * Reverts a tested update for everyone: `update + inverse` as one update to live (after the steps
+ * it may build on have committed, so no peer sees a state the log lacks), and the sender is told
+ * why with a stateless `refused` message; it stays connected.
+ */
+async function refuse(ctx: Ctx, dd: DraftDoc, connection: Connection, update: Uint8Array, ops: { path: string }[], error: RoomError): Promise<void> {
+  const inverse = dd.guard.revert();
   const pair = Y.mergeUpdates([update, inverse]);
   dd.unlogged(pair);
-  // Live only holds committed steps: the refused update may build on steps still in flight, so
-  // update+inverse goes to live after them, in log order — no peer sees a state the log lacks.
   if (!(await dd.room.whenCommitted(dd.room.version))) throw new CloseError(CloseCode.INTERNAL, 'UNAVAILABLE');
   if (dd.live) Y.applyUpdate(dd.live, pair, dd.origin);
   const refused = Array.isArray(error['refused']) ? (error['refused'] as YjsRefusalMessage['refused']) : [];
   const msg: YjsRefusalMessage & { code: string; message: string } = {
     type: 'refused', code: error.code, message: error.message,
     refused: refused.length > 0 ? refused : [{ code: 'VALIDATION_FAILED', rule: 'invalid_op', path: error.path ?? '', message: error.message, index: 0 }],
-    repairs: [], changedIds: changedIds(tried.ops),
+    repairs: [], changedIds: changedIds(ops),
   };
   connection.sendStateless(JSON.stringify(msg));
   ctx.metrics.inc('weft_yjs_refused_total', 1, 'Peer Yjs updates reverted');

@@ -13,11 +13,12 @@ export interface Principal {
   expiresAt: number | null;
 }
 
-const CACHE_MS = 2000;
+// 1 s: with the live doors re-checking every second, a revoked token stops serving within 2 s.
+const CACHE_MS = 1000;
 
 /**
  * Bearer tokens: the admin token from config, or tokens minted by it (stored hashed). Verified
- * tokens are cached for 2 s; expiry is re-checked on every use, revocation within the cache time.
+ * tokens are cached for 1 s; expiry is re-checked on every use, revocation within the cache time.
  */
 export class Auth {
   private readonly adminDigest: Buffer | null;

@@ -46,7 +46,7 @@ export function registerAdmin(router: Router, ctx: Ctx): void {
   router.on('POST', '/v1/drafts/:id/sessions', async ({ req, res, params }) => {
     const p = await ctx.auth.fromHeader(req.headers.authorization);
     const id = params['id']!;
-    requireScope(p, id, 'read');
+    requireScope(p, id, 'write'); // a session is for building: it needs the write scope
     await mustRoom(ctx, id);
     const sessionId = await ctx.sessions.openSession(id, p);
     sendJson(res, 201, { sessionId, draftId: id, budgets: { opsPerTurn: ctx.config.opsPerTurn, opsPerSecond: ctx.config.opsPerSecond } });

@@ -1,9 +1,11 @@
 import { stateSnapshot, stepEvents } from '@weft/protocol';
 import type { Json } from '@weft/core';
 import type { Ctx } from '../context.ts';
-import { formatEvents } from '../live/sse.ts';
+import type { ServerResponse } from 'node:http';
+import { formatEvents, SseHub } from '../live/sse.ts';
+import { WeftError } from '../commands/errors.ts';
 import { mustRoom } from '../commands/drafts.ts';
-import { requireScope } from '../commands/principal.ts';
+import { can, requireScope } from '../commands/principal.ts';
 import { parseVersion } from './drafts.ts';
 import type { Router } from './router.ts';
 
@@ -20,24 +22,58 @@ export function registerStream(router: Router, ctx: Ctx): void {
     requireScope(p, id, 'read');
     const room = await mustRoom(ctx, id);
     const resumeRaw = req.headers['last-event-id'] ?? url.searchParams.get('after');
-    const resume = typeof resumeRaw === 'string' && resumeRaw !== '' ? parseVersion(resumeRaw, '/Last-Event-ID') : null;
+    let resume = typeof resumeRaw === 'string' && resumeRaw !== '' ? parseVersion(resumeRaw, '/Last-Event-ID') : null;
+    // A resume point past the head (a stale client, a draft recreated since): a fresh snapshot.
+    if (resume !== null && resume > room.committedVersion) resume = null;
     ctx.sse.open(res);
+    const token = (req.headers.authorization ?? '').slice(7).trim();
+    // Live doors re-check who they serve: a revoked or expired token ends the stream with an error event.
+    const stillValid = (): Promise<boolean> => ctx.auth.fromToken(token).then((q) => can(q, id, 'read'), (e: unknown) => !(e instanceof WeftError));
     if (resume === null) {
       const snap = room.committedView();
       const ev = stateSnapshot(snap.draft as unknown as Json, { version: snap.version }, ctx.now());
       res.write(formatEvents(snap.version, [ev]));
-      ctx.sse.add(id, res, snap.version);
+      ctx.sse.add(id, res, snap.version, false, stillValid);
       return;
     }
-    const handle = ctx.sse.add(id, res, resume, true);
+    const handle = ctx.sse.add(id, res, resume, true, stillValid);
     let sent = resume;
     const head = room.committedVersion;
     while (sent < head && !res.destroyed) {
-      const steps = await ctx.store.readSteps(id, { after: sent, limit: 1000, upTo: head });
+      const steps = await ctx.store.readSteps(id, { after: sent, limit: BACKLOG_PAGE, upTo: head });
       if (steps.length === 0) break;
       for (const s of steps) res.write(formatEvents(s.version, stepEvents({ ...s, createdAt: s.createdAt.getTime() })));
       sent = steps[steps.length - 1]!.version;
+      // The backlog honours the slow-client bound like live frames: wait for the client to read,
+      // and drop it (it resumes with Last-Event-ID) if it does not.
+      if (!(await drained(res, SseHub.MAX_BUFFER, BACKLOG_STALL_MS))) {
+        res.destroy();
+        return;
+      }
     }
     handle.release(sent);
+  });
+}
+
+/** Pages of the backlog read from the log at a time. */
+const BACKLOG_PAGE = 200;
+/** How long a resuming client may leave a full buffer unread before it is dropped. */
+const BACKLOG_STALL_MS = 30_000;
+
+/** Resolves true once the response's buffer is under `max` (false after `ms`, or if it closed). */
+function drained(res: ServerResponse, max: number, ms: number): Promise<boolean> {
+  if (res.writableLength <= max) return Promise.resolve(!res.destroyed);
+  return new Promise((resolve) => {
+    const done = (ok: boolean): void => {
+      clearTimeout(timer);
+      res.off('drain', onDrain);
+      res.off('close', onClose);
+      resolve(ok);
+    };
+    const onDrain = (): void => { if (res.writableLength <= max) done(true); };
+    const onClose = (): void => done(false);
+    const timer = setTimeout(() => done(false), ms);
+    res.on('drain', onDrain);
+    res.on('close', onClose);
   });
 }

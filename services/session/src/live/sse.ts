@@ -4,8 +4,11 @@ import type { AgUiEvent } from '@weft/protocol';
 interface Client {
   res: ServerResponse;
   lastVersion: number;
+  /** Re-checked every second: false ends the stream with an error event (revoked or expired token). */
+  stillValid: (() => Promise<boolean>) | null;
   /** While the backlog is read from the log, live frames wait here in version order. */
   held: { version: number | null; frame: string }[] | null;
+  heldBytes: number;
 }
 
 export interface SseHandle {
@@ -21,7 +24,9 @@ export interface SseHandle {
  */
 export class SseHub {
   private readonly clients = new Map<string, Set<Client>>();
-  private static readonly MAX_BUFFER = 4 * 1024 * 1024;
+  /** Bytes a client may leave unread (live frames, held frames and the backlog alike). */
+  static readonly MAX_BUFFER = 4 * 1024 * 1024;
+  private recheck: NodeJS.Timeout | null = null;
 
   get count(): number {
     let n = 0;
@@ -44,8 +49,9 @@ export class SseHub {
   }
 
   /** Registers a client after its backlog was written; it receives versions > lastVersion. */
-  add(draftId: string, res: ServerResponse, lastVersion: number, buffering = false): SseHandle {
-    const c: Client = { res, lastVersion, held: buffering ? [] : null };
+  add(draftId: string, res: ServerResponse, lastVersion: number, buffering = false, stillValid: (() => Promise<boolean>) | null = null): SseHandle {
+    const c: Client = { res, lastVersion, stillValid, held: buffering ? [] : null, heldBytes: 0 };
+    this.startRecheck();
     let set = this.clients.get(draftId);
     if (!set) this.clients.set(draftId, (set = new Set()));
     set.add(c);
@@ -80,6 +86,9 @@ export class SseHub {
     for (const c of set) {
       if (c.held) {
         c.held.push({ version, frame });
+        c.heldBytes += frame.length;
+        // Held frames count against the same bound: a client that cannot keep up resumes later.
+        if (c.heldBytes + c.res.writableLength > SseHub.MAX_BUFFER) c.res.destroy();
         continue;
       }
       if (version !== null && version <= c.lastVersion) continue;
@@ -93,8 +102,27 @@ export class SseHub {
   }
 
   closeAll(): void {
+    if (this.recheck) clearInterval(this.recheck);
+    this.recheck = null;
     for (const set of this.clients.values()) for (const c of set) c.res.end();
     this.clients.clear();
+  }
+
+  private startRecheck(): void {
+    if (this.recheck) return;
+    this.recheck = setInterval(() => void this.revalidate(), 1000);
+    this.recheck.unref();
+  }
+
+  /** Ends every stream whose principal is no longer valid, with an error event first. */
+  private async revalidate(): Promise<void> {
+    for (const set of [...this.clients.values()]) {
+      for (const c of [...set]) {
+        if (!c.stillValid || (await c.stillValid())) continue;
+        const ev = { type: 'RUN_ERROR', message: 'The token was revoked or has expired; reconnect with a valid token.', code: 'UNAUTHORIZED' };
+        c.res.end(`event: RUN_ERROR\ndata: ${JSON.stringify(ev)}\n\n`);
+      }
+    }
   }
 }
 

@@ -102,8 +102,9 @@ describe('MCP over streamable HTTP (SDK client against a real session)', () => {
     expect(late.s.error?.code).toBe('SESSION_CLOSED');
   });
 
-  it('scopes come from the token: a read token reads but every write tool is FORBIDDEN', async () => {
-    const open = await call(reader, 'open_build_session', { draftId: 'page' });
+  it('scopes come from the token: a read token reads but every write tool is FORBIDDEN (a build session too)', async () => {
+    expect((await call(reader, 'open_build_session', { draftId: 'page' })).s.error?.code).toBe('FORBIDDEN');
+    const open = await call(writer, 'open_build_session', { draftId: 'page' });
     const w = await call(reader, 'patch_draft', { session: open.s['session'], ops: [{ op: 'replace', path: '/title', value: 'no' }] });
     expect(w.r.isError).toBe(true);
     expect(w.s.error?.code).toBe('FORBIDDEN');

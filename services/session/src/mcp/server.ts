@@ -77,7 +77,7 @@ export function createWeftMcpServer(ctx: Ctx, principal: Principal): McpServer {
     description: 'Open a build session on a draft. Pass the returned `session` to patch_draft; close it with close_build_session (it idles out after 30 minutes).',
     inputSchema: { draftId },
   }, async (a) => guarded(async () => {
-    requireScope(p, a.draftId, 'read');
+    requireScope(p, a.draftId, 'write'); // a session is for building: it needs the write scope
     const room = await mustRoom(ctx, a.draftId);
     const sessionId = await ctx.sessions.openSession(a.draftId, p);
     const v = { session: formatSessionHandle(a.draftId, sessionId), draftId: a.draftId, version: room.committedVersion, budgets: { opsPerTurn: ctx.config.opsPerTurn, opsPerSecond: ctx.config.opsPerSecond } };

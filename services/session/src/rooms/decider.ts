@@ -102,7 +102,8 @@ export class Decider {
       }
     }
     if (req.actor.kind !== 'admin' && req.kind !== 'undo' && req.kind !== 'redo') {
-      const key = req.sessionId ?? `actor:${req.actor.id}`;
+      // Per actor (the room is per draft): opening more sessions does not buy more ops per second.
+      const key = req.actor.id;
       let bucket = this.buckets.get(key);
       if (!bucket) {
         bucket = new TokenBucket(this.o.opsPerSecond, this.o.now());
@@ -110,7 +111,7 @@ export class Decider {
       }
       const wait = bucket.take(count, this.o.now());
       if (wait > 0) {
-        return { code: 'RATE_LIMITED', message: `More than ${this.o.opsPerSecond} ops per second in this session; retry after ${wait} ms with the same opId.`, retryAfterMs: wait };
+        return { code: 'RATE_LIMITED', message: `More than ${this.o.opsPerSecond} ops per second from ${req.actor.id} on this draft; retry after ${wait} ms with the same opId.`, retryAfterMs: wait };
       }
     }
     return null;

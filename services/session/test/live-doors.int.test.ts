@@ -1,0 +1,172 @@
+// The live doors against hostile clients (issue: hard to break): what a peer writes outside the
+// mapped draft is refused and reverted; revoked tokens stop being served on open streams and
+// sockets; sockets that never authenticate are closed; awareness stays within bounds and in its
+// own slots; sessions and rate limits hold per actor and across a restart.
+import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import WebSocket from 'ws';
+import * as Y from 'yjs';
+import * as awarenessProtocol from 'y-protocols/awareness';
+import * as encoding from 'lib0/encoding';
+import { WeftHttpClient } from '@weft/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collabExtension } from '../src/collab/collab.ts';
+import { MAX_AWARENESS_STATES } from '../src/collab/live-guards.ts';
+import { addSectionOps, ADMIN, startTestSession } from './helpers.ts';
+import type { TestSession } from './helpers.ts';
+
+interface Plain { doc: Y.Doc; provider: HocuspocusProvider; socket: HocuspocusProviderWebsocket; stateless: string[]; closes: number[]; close(): void }
+
+/** A plain Yjs client: only yjs and @hocuspocus/provider. */
+async function plainClient(url: string, draftId: string, token: string): Promise<Plain> {
+  const doc = new Y.Doc();
+  const closes: number[] = [];
+  const socket = new HocuspocusProviderWebsocket({ url: url.replace('http', 'ws') + '/collab', WebSocketPolyfill: WebSocket, delay: 50, minDelay: 50, maxAttempts: 1 } as never);
+  socket.on('close', ({ event }: { event: { code: number } }) => closes.push(event.code));
+  const provider = new HocuspocusProvider({ websocketProvider: socket, name: draftId, document: doc, token });
+  const stateless: string[] = [];
+  provider.on('stateless', ({ payload }: { payload: string }) => stateless.push(payload));
+  const synced = new Promise<void>((r) => provider.on('synced', ({ state }: { state: boolean }) => state && r()));
+  provider.attach();
+  await synced;
+  return { doc, provider, socket, stateless, closes, close: () => { provider.destroy(); socket.destroy(); } };
+}
+
+const until = async (f: () => boolean | Promise<boolean>, what: string, ms = 8000): Promise<void> => {
+  const t0 = Date.now();
+  while (!(await f())) {
+    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+describe('live doors against hostile clients', () => {
+  let s: TestSession;
+  beforeAll(async () => {
+    s = await startTestSession({ opsPerSecond: 10_000 }, undefined, () => [collabExtension({ authDeadlineMs: 400 })]);
+    await s.admin.createDraft('live', 'Live');
+    await s.admin.submit('live', { opId: 'seed', ops: addSectionOps('hero') });
+  });
+  afterAll(async () => s.close());
+
+  it('a Yjs key outside the mapped draft (400 KB of meta junk) is refused and reverted; nothing is kept; the sender stays connected', async () => {
+    const w = await s.as('junk-writer', { live: ['write'] });
+    const a = await plainClient(s.url, 'live', w.token);
+    const before = await s.admin.getDraft('live');
+    a.doc.getMap('meta').set('junk', 'x'.repeat(400_000));
+    await until(() => a.stateless.some((m) => m.includes('"refused"')), 'the refusal');
+    const msg = JSON.parse(a.stateless.find((m) => m.includes('"refused"'))!) as { code: string; refused: { path: string; rule: string }[] };
+    expect(msg.code).toBe('VALIDATION_FAILED');
+    expect(msg.refused[0]).toMatchObject({ path: '/junk', rule: 'path_not_found' });
+    await until(() => a.doc.getMap('meta').get('junk') === undefined, 'the revert on the sender');
+    expect((await s.admin.getDraft('live')).version).toBe(before.version);
+    // Nobody else gets the junk, now or after a reload; and the sender's next valid edit lands.
+    const fresh = await plainClient(s.url, 'live', (await s.as('junk-watch', { live: ['read'] })).token);
+    expect(fresh.doc.getMap('meta').get('junk')).toBeUndefined();
+    expect(Y.encodeStateAsUpdate(fresh.doc).length).toBeLessThan(100_000);
+    a.doc.getMap('meta').set('title', 'After the junk');
+    await until(async () => (await s.admin.getDraft('live')).draft.title === 'After the junk', 'the valid edit');
+    a.close();
+    fresh.close();
+  });
+
+  it('a revoked token stops being served within 2 s: the SSE stream ends with RUN_ERROR, the socket closes with 4401', async () => {
+    const minted = await s.admin.mintToken({ actor: { id: 'soon-revoked', kind: 'human' }, scopes: { live: ['write'] } });
+    const ctrl = new AbortController();
+    const res = await fetch(`${s.url}/v1/drafts/live/stream`, { headers: { authorization: `Bearer ${minted.token}` }, signal: ctrl.signal });
+    let text = '';
+    const reading = (async () => {
+      const reader = res.body!.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        text += Buffer.from(value).toString();
+      }
+    })();
+    const peer = await plainClient(s.url, 'live', minted.token);
+    await until(() => text.includes('STATE_SNAPSHOT'), 'the snapshot');
+    const t0 = Date.now();
+    const del = await fetch(`${s.url}/v1/tokens/${minted.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${ADMIN}` } });
+    expect(del.status).toBe(200);
+    await until(() => text.includes('RUN_ERROR') && peer.closes.includes(4401), 'the stream and the socket to end', 5000);
+    expect(Date.now() - t0).toBeLessThan(2600);
+    expect(text).toContain('"code":"UNAUTHORIZED"');
+    await reading;
+    // Nothing more is committed through the closed socket.
+    const v = (await s.admin.getDraft('live')).version;
+    peer.doc.getMap('meta').set('title', 'from a revoked token');
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await s.admin.getDraft('live')).version).toBe(v);
+    peer.close();
+    ctrl.abort();
+  });
+
+  it('a socket that never authenticates is closed after the deadline', async () => {
+    const ws = new WebSocket(s.url.replace('http', 'ws') + '/collab');
+    const code = await new Promise<number>((resolve) => ws.on('close', (c) => resolve(c)));
+    expect(code).toBe(4401);
+  });
+
+  it('awareness: one connection cannot plant hundreds of states nor take another client\'s slot', async () => {
+    const alice = await plainClient(s.url, 'live', (await s.as('alice', { live: ['write'] })).token);
+    alice.provider.setAwarenessField('user', { name: 'Alice' });
+    const viewer = await plainClient(s.url, 'live', (await s.as('viewer', { live: ['write'] })).token);
+    await until(() => viewer.provider.awareness!.getStates().has(alice.doc.clientID), 'alice present');
+    const mallory = await plainClient(s.url, 'live', (await s.as('mallory', { live: ['write'] })).token);
+    // A hand-made awareness update: 300 states, one of them in Alice's slot.
+    const fake = new awarenessProtocol.Awareness(new Y.Doc());
+    const ids = [alice.doc.clientID, ...Array.from({ length: 300 }, (_, i) => 900_000 + i)];
+    const states = new Map<number, unknown>(ids.map((id) => [id, { user: { name: id === alice.doc.clientID ? 'Not Alice' : `bot ${id}` } }]));
+    for (const id of ids) fake.meta.set(id, { clock: 100, lastUpdated: Date.now() });
+    const update = awarenessProtocol.encodeAwarenessUpdate(fake, ids, states as Map<number, Record<string, unknown>>);
+    const enc = encoding.createEncoder();
+    encoding.writeVarString(enc, 'live');
+    encoding.writeVarUint(enc, 1); // Hocuspocus MessageType.Awareness
+    encoding.writeVarUint8Array(enc, update);
+    mallory.socket.send(encoding.toUint8Array(enc));
+    await new Promise((r) => setTimeout(r, 500));
+    const seen = viewer.provider.awareness!.getStates();
+    const planted = [...seen.keys()].filter((id) => id >= 900_000);
+    expect(planted.length).toBeLessThanOrEqual(MAX_AWARENESS_STATES);
+    expect((seen.get(alice.doc.clientID) as { user?: { name?: string } }).user?.name).toBe('Alice');
+    alice.close();
+    viewer.close();
+    mallory.close();
+  });
+
+  it('a client id announced by one actor cannot be written with by another while its owner is away', async () => {
+    const victim = await plainClient(s.url, 'live', (await s.as('victim', { live: ['write'] })).token);
+    victim.provider.setAwarenessField('user', { name: 'Victim' });
+    const attacker = await plainClient(s.url, 'live', (await s.as('attacker', { live: ['write'] })).token);
+    await until(() => attacker.provider.awareness!.getStates().has(victim.doc.clientID), 'the victim announced');
+    const victimId = victim.doc.clientID;
+    victim.close();
+    const before = (await s.admin.getDraft('live')).version;
+    // The attacker writes under the victim's client id.
+    const forged = new Y.Doc();
+    Y.applyUpdate(forged, Y.encodeStateAsUpdate(attacker.doc));
+    forged.clientID = victimId;
+    const sv = Y.encodeStateVector(forged);
+    forged.getMap('meta').set('title', 'squatted');
+    const bytes = Y.encodeStateAsUpdate(forged, sv);
+    Y.applyUpdate(attacker.doc, bytes);
+    await until(() => attacker.closes.includes(4400), 'the forged write to be refused');
+    expect((await s.admin.getDraft('live')).version).toBe(before);
+    attacker.close();
+  });
+
+  it('sessions: a read token cannot open one; after a restart only its actor can close it; rate limits are per actor, not per session', async () => {
+    const reader = await s.as('sess-reader', { live: ['read'] });
+    const denied = await fetch(`${s.url}/v1/drafts/live/sessions`, { method: 'POST', headers: { authorization: `Bearer ${reader.token}` } });
+    expect(denied.status).toBe(403);
+    const owner = await s.as('sess-owner', { live: ['write'] });
+    const other = await s.as('sess-other', { live: ['write'] });
+    const open = await (await fetch(`${s.url}/v1/drafts/live/sessions`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}` } })).json() as { sessionId: string };
+    await s.restart();
+    const tokenOf = (c: WeftHttpClient): string => c.token;
+    const close = (t: string) => fetch(`${s.url}/v1/sessions/${open.sessionId}`, { method: 'DELETE', headers: { authorization: `Bearer ${t}` } });
+    expect((await close(tokenOf(other))).status).toBe(403);
+    const again = new WeftHttpClient(s.url, tokenOf(owner));
+    await again.submit('live', { opId: 'sess-still-open', sessionId: open.sessionId, ops: [{ op: 'replace', path: '/title', value: 'still open' }] });
+    expect((await close(tokenOf(owner))).status).toBe(200);
+  });
+});
