@@ -1,7 +1,10 @@
-import { applyOp, applyOpsUnchecked, applyStep, validateDraft } from '@weft/core';
+import { Limits, applyOp, applyOpsUnchecked, applyStep, validateDraft } from '@weft/core';
 import type { Draft, Op, StepResult as CoreStepResult } from '@weft/core';
 import { TokenBucket } from './rate-limit.ts';
 import type { CommittedStep, RoomError, StepResult, SubmitRequest } from './types.ts';
+
+/** Ops of one atomic step that may wait at once for a later op of it (the pipeline's work grows with it). */
+const ATOMIC_MAX_HELD = 32;
 
 /**
  * What the decider made of a request, before anything is committed:
@@ -57,7 +60,10 @@ export class Decider {
     if (budget) return refuse(budget);
 
     const reversal = req.kind === 'undo' || req.kind === 'redo';
-    const res = reversal ? applyReversal(this.draft, req.ops as Op[]) : applyStep(this.draft, req.ops);
+    // An atomic step (a Yjs transaction) is judged as a whole: its ops may all wait for its last one
+    // (a subtree added or deleted in one transaction), within a bound on the pipeline's work.
+    const held = req.atomic ? { maxHeld: Math.min(Math.max(req.ops.length, Limits.maxHeld), ATOMIC_MAX_HELD) } : {};
+    const res = reversal ? applyReversal(this.draft, req.ops as Op[]) : applyStep(this.draft, req.ops, held);
     if ((req.atomic || reversal) && res.refused.length > 0) {
       applyOpsUnchecked(this.draft, res.inverse);
       const first = res.refused[0]!;
