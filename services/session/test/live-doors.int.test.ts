@@ -7,7 +7,8 @@ import WebSocket from 'ws';
 import * as Y from 'yjs';
 import * as awarenessProtocol from 'y-protocols/awareness';
 import * as encoding from 'lib0/encoding';
-import { WeftHttpClient } from '@weft/client';
+import { WeftError, WeftHttpClient } from '@weft/client';
+import { Lineage, yDocToDraft } from '@weft/ydoc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collabExtension } from '../src/collab/collab.ts';
 import { MAX_AWARENESS_STATES } from '../src/collab/live-guards.ts';
@@ -152,6 +153,28 @@ describe('live doors against hostile clients', () => {
     await until(() => attacker.closes.includes(4400), 'the forged write to be refused');
     expect((await s.admin.getDraft('live')).version).toBe(before);
     attacker.close();
+  });
+
+  it('an old opId replayed with another body is refused without a reload; the Yjs lineage stays exactly what the log rebuilds', async () => {
+    await s.admin.submit('live', { opId: 'kept-op', ops: [{ op: 'replace', path: '/title', value: 'kept' }] });
+    await s.restart(); // recent opIds are forgotten: only the append can tell
+    const peer = await plainClient(s.url, 'live', (await s.as('replay-watch', { live: ['read'] })).token);
+    const [reuse, fresh] = await Promise.allSettled([
+      s.admin.submit('live', { opId: 'kept-op', ops: [{ op: 'replace', path: '/title', value: 'hijack' }] }),
+      s.admin.submit('live', { opId: 'beside-it', ops: [{ op: 'replace', path: '/title', value: 'beside' }] }),
+    ]);
+    expect(reuse.status === 'rejected' && (reuse.reason as WeftError).code).toBe('IDEMPOTENCY_CONFLICT');
+    expect(fresh.status).toBe('fulfilled');
+    await until(() => peer.doc.getMap('meta').get('title') === 'beside', 'the peer to see the step beside it');
+    const served = (await s.admin.getDraft('live')).draft;
+    expect(served.title).toBe('beside');
+    const loaded = (await s.store.loadRoom('live'))!;
+    const lineage = Lineage.open('live', loaded.meta.epoch, loaded.base);
+    lineage.advance(loaded.tail);
+    expect(lineage.chained).toBe(true);
+    expect(yDocToDraft(lineage.doc, 'live')).toEqual(served);
+    expect(yDocToDraft(peer.doc, 'live')).toEqual(served);
+    peer.close();
   });
 
   it('sessions: a read token cannot open one; after a restart only its actor can close it; rate limits are per actor, not per session', async () => {

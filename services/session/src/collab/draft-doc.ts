@@ -92,6 +92,16 @@ export class DraftDoc implements RoomMirror {
   }
 
   /**
+   * An uncommitted server-made step taken back out (its opId turned out to be old): its inverse is
+   * applied as a server change, and both ride in the next step's logged bytes as one no-op pair,
+   * like a refused update with its inverse, so the log still rebuilds exactly this lineage.
+   */
+  retracted(step: CommittedStep): void {
+    const undo = capture(this.doc, () => applyOpsToYDoc(this.doc, step.inverse, this.origin));
+    this.unlogged(step.yUpdate ? Y.mergeUpdates([step.yUpdate, undo]) : undo);
+  }
+
+  /**
    * Bytes the lineage took in without a step of their own (a refused update with its inverse, an
    * update that changed nothing). Later steps may build on them, so they ride in the next step's
    * stored bytes: a load from the log then rebuilds exactly this lineage, with no missing parents.

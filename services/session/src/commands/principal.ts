@@ -68,11 +68,11 @@ export class Auth {
   }
 }
 
+/** Own keys only: a draft named `__proto__` or `constructor` is a draft id, never a prototype member. */
 export function can(p: Principal, draftId: string, scope: Scope): boolean {
   if (p.admin) return true;
-  const s = p.scopes[draftId] ?? [];
-  const any = p.scopes['*'] ?? [];
-  return s.includes(scope) || any.includes(scope);
+  const own = (k: string): readonly Scope[] => (Object.hasOwn(p.scopes, k) && Array.isArray(p.scopes[k]) ? p.scopes[k]! : []);
+  return own(draftId).includes(scope) || own('*').includes(scope);
 }
 
 /** Read is required even to learn a draft exists: no token, no data, no existence leak. */

@@ -31,7 +31,11 @@ export interface CommitLoopOptions {
   onCommitted: (batch: Pending[], stored: StoredStep[]) => void;
   /** The mirror can no longer be vouched for: every uncommitted step was answered; drop the room. */
   onBroken: () => void;
-  /** Old opIds in a batch (nothing was written): answer each from the log or run it again elsewhere. */
+  /**
+   * Old opIds in a batch (nothing was written). Every uncommitted step is handed over (the loop is
+   * open again and empty): the owner takes them back out of its mirrors and answers or reruns each,
+   * or breaks the room.
+   */
   onDuplicates: (all: Pending[], opIds: string[]) => void;
 }
 
@@ -157,14 +161,10 @@ export class CommitLoop {
 
   private refusedByLog(batch: Pending[], e: AppendError): void {
     switch (e.code) {
-      case 'IDEMPOTENCY_CONFLICT': {
-        const all = [...batch, ...this.queue.splice(0)];
-        this.state = { kind: 'broken', error: { code: 'UNAVAILABLE', message: 'The draft is reloading from the log; retry with the same opId.' } };
-        this.settle();
-        this.o.onBroken();
-        this.o.onDuplicates(all, e.opIds ?? [e.opId]);
+      case 'IDEMPOTENCY_CONFLICT':
+        this.o.onDuplicates([...batch, ...this.queue.splice(0)], e.opIds ?? [e.opId]);
+        this.schedule();
         return;
-      }
       case 'VERSION_CONFLICT':
       case 'NOT_FOUND':
         // Someone else moved the log (or the draft is gone): this mirror is stale. Reload.
@@ -173,6 +173,13 @@ export class CommitLoop {
       default:
         return exhaustive(e);
     }
+  }
+
+  /** The room cannot vouch for its mirror: it is replaced (steps handed over are the owner's to answer). */
+  markBroken(error: RoomError): void {
+    this.state = { kind: 'broken', error };
+    this.settle();
+    this.o.onBroken();
   }
 
   /** Every uncommitted step is answered with the error; the owner drops the room. */

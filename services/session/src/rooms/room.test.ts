@@ -92,15 +92,28 @@ describe('room (in-memory log)', () => {
     expect(h.broken).toHaveLength(0);
   });
 
-  it('[RM5] an old opId (not in memory) is caught at append: stored result for it, the rest run again on a fresh room', async () => {
+  it('[RM5] an old opId (not in memory) is caught at append: stored result for it, the rest decided again on the same room, no reload', async () => {
     const h = harness();
     ok(await h.room.submit(req('old')));
     const fresh = h.open(); // e.g. after a restart: recent opIds are gone
     const [dup, neu] = await Promise.all([fresh.submit(req('old')), fresh.submit(req('new'))]);
     expect(dup).toMatchObject({ ok: true, value: { version: 1, replayed: true } });
     expect(ok(neu)).toBe(2);
-    expect(h.broken).toContain(fresh);
+    expect(h.broken).toHaveLength(0);
+    expect(fresh.committedView()).toMatchObject({ version: 2, draft: { title: 'new' } });
     expect(h.log.steps('d').map((s) => s.opId)).toEqual(['old', 'new']);
+  });
+
+  it('[RM16] an old opId reused with another body is IDEMPOTENCY_CONFLICT without a reload; steps beside it commit', async () => {
+    const h = harness();
+    ok(await h.room.submit(req('old')));
+    const fresh = h.open();
+    const outs = await Promise.all([fresh.submit(req('a1')), fresh.submit(req('old', title('other body'))), fresh.submit(req('a2'))]);
+    expect(outs[1]).toMatchObject({ ok: false, error: { code: 'IDEMPOTENCY_CONFLICT', opId: 'old' } });
+    expect([ok(outs[0]!), ok(outs[2]!)]).toEqual([2, 3]);
+    expect(h.broken).toHaveLength(0);
+    expect(fresh.committedView()).toMatchObject({ version: 3, draft: { title: 'a2' } });
+    expect(h.log.steps('d').map((s) => s.opId)).toEqual(['old', 'a1', 'a2']);
   });
 
   it('[RM6] a commit whose answer is lost answers UNAVAILABLE for every uncommitted step and breaks the room', async () => {

@@ -15,6 +15,8 @@ import type { CommittedStep, RoomError, StepResult, SubmitOutcome, SubmitRequest
  */
 export interface RoomMirror {
   applied(step: { ops: CommittedStep['ops']; notes: CommittedStep['notes'] }, fromPeer: Uint8Array | null): Uint8Array | null;
+  /** Takes an uncommitted server-made step back out (its bytes never reached the log or a peer). */
+  retracted(step: CommittedStep): void;
   committed(steps: CommittedStep[]): void;
 }
 
@@ -217,12 +219,34 @@ export class Room {
   }
 
   /**
-   * Some opIds of the batch were committed before (retries of old submissions): nothing was
-   * written. The mirrors already hold these uncommitted steps, so the room was dropped (its Yjs
-   * lineage too: live peers never saw those steps); duplicates get their stored result and the
-   * others run again, in order, on a room freshly loaded from the log.
+   * Some opIds of the batch were committed before (retries, or reuses with another body): nothing
+   * was written. When every uncommitted step is the server's own (HTTP, MCP, stateless submits),
+   * they are taken back out of both mirrors, newest first — no peer or log ever saw them — the old
+   * opIds are answered from the log and the others decided again, in order, on this same room. A
+   * step from a Yjs peer cannot be taken back from its sender that way: then the room is dropped
+   * (its lineage too) and the others run again on a room freshly loaded from the log.
    */
   private async answerDuplicates(all: Pending[], opIds: string[]): Promise<void> {
+    const old = new Set(opIds);
+    for (const p of all) this.byOpId.delete(p.step.opId);
+    if (all.every((p) => !p.req.yUpdate)) {
+      for (let i = all.length - 1; i >= 0; i--) {
+        this.mirror?.retracted(all[i]!.step);
+        this.decider.retract(all[i]!.step);
+      }
+      this.viewCache = null;
+      const rerun = all.filter((p) => !old.has(p.req.opId)).map((p) => ({ p, out: this.submit(p.req) }));
+      await this.answerFromLog(all.filter((p) => old.has(p.req.opId)), opIds);
+      for (const r of rerun) r.p.resolve(await r.out);
+      return;
+    }
+    this.loop.markBroken({ code: 'UNAVAILABLE', message: 'The draft is reloading from the log; retry with the same opId.' });
+    await this.answerFromLog(all, opIds);
+  }
+
+  /** Old opIds get their stored result (or IDEMPOTENCY_CONFLICT); others run on the draft's current room. */
+  private async answerFromLog(all: Pending[], opIds: string[]): Promise<void> {
+    if (all.length === 0) return;
     let stored: Map<string, StoredStep>;
     try {
       stored = await this.o.log.findByOpIds(this.draftId, opIds);
