@@ -43,7 +43,7 @@ export function registerDrafts(router: Router, ctx: Ctx): void {
     const id = params['id']!;
     const v = url.searchParams.get('version');
     if (v === null) {
-      // The head: the room's committed JSON, serialized once per version, not cloned per request.
+      // The head: the room's committed JSON, serialized straight from the mirror (no clone per request).
       requireScope(p, id, 'read');
       const room = await mustRoom(ctx, id);
       const version = room.committedVersion;

@@ -67,8 +67,6 @@ export class Room {
    * history; older retries are caught by the append (onDuplicates).
    */
   private readonly recent = new Map<string, string>();
-  /** The committed view serialized once per version (GETs share it; nothing is cloned per request). */
-  private viewCache: { version: number; json: string } | null = null;
 
   constructor(draftId: string, draft: Draft, version: number, epoch: number, o: RoomOptions) {
     this.draftId = draftId;
@@ -168,20 +166,19 @@ export class Room {
   /** The draft as committed: in-flight steps taken back out of a copy, newest first. */
   committedView(): { draft: Draft; version: number } {
     const uncommitted = this.loop.uncommitted();
-    if (uncommitted.length === 0) return { draft: JSON.parse(this.committedJson()) as Draft, version: this.committedVersion };
+    if (uncommitted.length === 0) return { draft: structuredClone(this.decider.draft), version: this.committedVersion };
     const draft = structuredClone(this.decider.draft);
     for (let i = uncommitted.length - 1; i >= 0; i--) applyOpsUnchecked(draft, uncommitted[i]!.step.inverse);
     return { draft, version: this.committedVersion };
   }
 
-  /** The committed draft as JSON text, serialized once per committed version. */
+  /**
+   * The committed draft as JSON text. With nothing in flight (the usual case) the mirror is
+   * serialized as it is — no clone per GET; with steps in flight, from the committed view.
+   * Not cached: a kept copy would cost every open draft its size in memory.
+   */
   committedJson(): string {
-    const v = this.committedVersion;
-    if (this.viewCache?.version === v) return this.viewCache.json;
-    const uncommitted = this.loop.uncommitted();
-    const json = uncommitted.length === 0 ? JSON.stringify(this.decider.draft) : JSON.stringify(this.committedView().draft);
-    this.viewCache = { version: v, json };
-    return json;
+    return this.loop.uncommitted().length === 0 ? JSON.stringify(this.decider.draft) : JSON.stringify(this.committedView().draft);
   }
 
   private known(req: SubmitRequest): Promise<SubmitOutcome> | null {
@@ -234,7 +231,6 @@ export class Room {
         this.mirror?.retracted(all[i]!.step);
         this.decider.retract(all[i]!.step);
       }
-      this.viewCache = null;
       const rerun = all.filter((p) => !old.has(p.req.opId)).map((p) => ({ p, out: this.submit(p.req) }));
       await this.answerFromLog(all.filter((p) => old.has(p.req.opId)), opIds);
       for (const r of rerun) r.p.resolve(await r.out);
