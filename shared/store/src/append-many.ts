@@ -9,23 +9,25 @@ import { err, ok } from './result.ts';
 import type { Result } from '@weft/core';
 import type { DB } from './schema.ts';
 import type { AppendError, NewStep, StoredStep } from './types.ts';
-import { eventRow, storedSteps } from './append.ts';
+import { eventRow, storedSteps, whyNot } from './append.ts';
+import type { Fence } from './leases.ts';
 import { int } from './rows.ts';
 
-export interface DraftBatch { draftId: string; expectedVersion: number; steps: readonly NewStep[] }
+export interface DraftBatch { draftId: string; expectedVersion: number; steps: readonly NewStep[]; fence?: Fence | undefined }
 
 /** Appends each batch (one per draft, non-empty, distinct opIds) in one statement. Throws on a duplicate opId (23505). */
 export async function appendMany(db: Kysely<DB>, batches: readonly DraftBatch[]): Promise<Result<StoredStep[], AppendError>[]> {
-  const heads = batches.map((b) => ({ draft_id: b.draftId, expected: b.expectedVersion, head: b.expectedVersion + b.steps.length }));
+  const heads = batches.map((b) => ({ draft_id: b.draftId, expected: b.expectedVersion, head: b.expectedVersion + b.steps.length, fence_node: b.fence?.node ?? null, fence_epoch: b.fence?.epoch ?? null }));
   const rows = batches.flatMap((b) => b.steps.map((s, i) => eventRow(b.draftId, b.expectedVersion + 1 + i, s)));
   const { rows: out } = await sql<{ draft_id: string; version: string | number; position: string | number; created_at: Date }>`
     WITH b AS (
-      SELECT * FROM jsonb_to_recordset(${heads as never}::jsonb) AS b(draft_id text, expected bigint, head bigint)
+      SELECT * FROM jsonb_to_recordset(${heads as never}::jsonb) AS b(draft_id text, expected bigint, head bigint, fence_node text, fence_epoch bigint)
     ), locked AS (
       SELECT d.id FROM drafts d JOIN b ON b.draft_id = d.id ORDER BY d.id FOR UPDATE OF d
     ), bump AS (
       UPDATE drafts d SET head_version = b.head FROM b
       WHERE d.id = b.draft_id AND d.head_version = b.expected AND d.id IN (SELECT id FROM locked)
+        AND (b.fence_node IS NULL OR (d.owner_node = b.fence_node AND d.lease_epoch = b.fence_epoch))
       RETURNING d.id
     )
     INSERT INTO events (draft_id, version, op_id, body_hash, actor, actor_kind, session_id, turn_id, ops, inverse, notes, refused, y_update, kind, undo_of)
@@ -41,16 +43,10 @@ export async function appendMany(db: Kysely<DB>, batches: readonly DraftBatch[])
     if (!m) byDraft.set(r.draft_id, (m = new Map()));
     m.set(int(r.version), r);
   }
-  const missed = batches.filter((b) => !byDraft.has(b.draftId)).map((b) => b.draftId);
-  const current = new Map<string, number>();
-  if (missed.length > 0) {
-    const found = await db.selectFrom('drafts').select(['id', 'head_version']).where('id', 'in', missed).execute();
-    for (const d of found) current.set(d.id, int(d.head_version));
-  }
+  const why = new Map<string, AppendError>();
+  for (const b of batches) if (!byDraft.has(b.draftId)) why.set(b.draftId, await whyNot(db, b.draftId, b.fence));
   return batches.map((b) => {
     const gen = byDraft.get(b.draftId);
-    if (gen) return ok(storedSteps(b.draftId, b.expectedVersion, b.steps, gen));
-    const head = current.get(b.draftId);
-    return head === undefined ? err({ code: 'NOT_FOUND', draftId: b.draftId }) : err({ code: 'VERSION_CONFLICT', currentVersion: head });
+    return gen ? ok(storedSteps(b.draftId, b.expectedVersion, b.steps, gen)) : err(why.get(b.draftId)!);
   });
 }

@@ -7,6 +7,7 @@ import { err, ok } from './result.ts';
 import type { Result } from '@weft/core';
 import type { DB } from './schema.ts';
 import type { AppendError, NewStep, StoredStep } from './types.ts';
+import type { Fence } from './leases.ts';
 import { int, pgCode } from './rows.ts';
 
 class Conflict extends Error {
@@ -14,11 +15,12 @@ class Conflict extends Error {
   constructor(error: AppendError) { super(error.code); this.error = error; }
 }
 
-export async function append(db: Kysely<DB>, draftId: string, expectedVersion: number, steps: readonly NewStep[]): Promise<Result<StoredStep[], AppendError>> {
+export async function append(db: Kysely<DB>, draftId: string, expectedVersion: number, steps: readonly NewStep[], fence?: Fence): Promise<Result<StoredStep[], AppendError>> {
   if (steps.length === 0) {
     // Nothing to write: still answer the version question, never touch the row.
-    const d = await db.selectFrom('drafts').select('head_version').where('id', '=', draftId).executeTakeFirst();
+    const d = await db.selectFrom('drafts').select(['head_version', 'owner_node', 'lease_epoch']).where('id', '=', draftId).executeTakeFirst();
     if (d === undefined) return err({ code: 'NOT_FOUND', draftId });
+    if (fence && (d.owner_node !== fence.node || int(d.lease_epoch) !== fence.epoch)) return err({ code: 'FENCED', owner: d.owner_node, epoch: int(d.lease_epoch) });
     const current = int(d.head_version);
     return current === expectedVersion ? ok([]) : err({ code: 'VERSION_CONFLICT', currentVersion: current });
   }
@@ -34,7 +36,8 @@ export async function append(db: Kysely<DB>, draftId: string, expectedVersion: n
   try {
     const { rows } = await sql<{ version: string | number; position: string | number; created_at: Date }>`
       WITH bump AS (
-        UPDATE drafts SET head_version = ${newVersion} WHERE id = ${draftId} AND head_version = ${expectedVersion} RETURNING id
+        UPDATE drafts SET head_version = ${newVersion} WHERE id = ${draftId} AND head_version = ${expectedVersion}
+          ${fence ? sql`AND owner_node = ${fence.node} AND lease_epoch = ${fence.epoch}` : sql``} RETURNING id
       )
       INSERT INTO events (draft_id, version, op_id, body_hash, actor, actor_kind, session_id, turn_id, ops, inverse, notes, refused, y_update, kind, undo_of)
       SELECT ${draftId}, r.version, r.op_id, r.body_hash, r.actor, r.actor_kind, r.session_id, r.turn_id, r.ops, r.inverse, r.notes, r.refused,
@@ -43,10 +46,7 @@ export async function append(db: Kysely<DB>, draftId: string, expectedVersion: n
            turn_id text, ops jsonb, inverse jsonb, notes jsonb, refused jsonb, y_update text, kind text, undo_of jsonb)
       WHERE EXISTS (SELECT 1 FROM bump)
       RETURNING version, position, created_at`.execute(db);
-    if (rows.length === 0) {
-      const d = await db.selectFrom('drafts').select('head_version').where('id', '=', draftId).executeTakeFirst();
-      throw new Conflict(d === undefined ? { code: 'NOT_FOUND', draftId } : { code: 'VERSION_CONFLICT', currentVersion: int(d.head_version) });
-    }
+    if (rows.length === 0) throw new Conflict(await whyNot(db, draftId, fence));
     // Only the generated columns come back; the rest is what we sent (no jsonb/bytea round trip).
     // The returned steps share their ops/notes arrays with `steps`.
     const gen = new Map(rows.map((r) => [int(r.version), r]));
@@ -101,4 +101,12 @@ export function storedSteps(draftId: string, expectedVersion: number, steps: rea
       yUpdate: s.yUpdate ?? null, kind: s.kind ?? 'do', undoOf: s.undoOf ?? [],
     };
   });
+}
+
+/** Why a guarded append wrote nothing: no draft, a lease this node no longer holds, or another head. */
+export async function whyNot(db: Kysely<DB>, draftId: string, fence: Fence | undefined): Promise<AppendError> {
+  const d = await db.selectFrom('drafts').select(['head_version', 'owner_node', 'lease_epoch']).where('id', '=', draftId).executeTakeFirst();
+  if (d === undefined) return { code: 'NOT_FOUND', draftId };
+  if (fence && (d.owner_node !== fence.node || int(d.lease_epoch) !== fence.epoch)) return { code: 'FENCED', owner: d.owner_node, epoch: int(d.lease_epoch) };
+  return { code: 'VERSION_CONFLICT', currentVersion: int(d.head_version) };
 }

@@ -134,6 +134,7 @@ export function runStoreContract(name: string, factory: () => Promise<StoreHandl
     it('starts a Yjs epoch once: the draft\'s epoch moves and the snapshot at that version carries the new base', async () => {
       const id = await newDraft();
       const doc = { id, title: 'x', order: [], sections: {} };
+      await store.append(id, 0, [step('e1'), step('e2'), step('e3')]);
       await store.writeSnapshot({ draftId: id, version: 3, epoch: 0, doc, yState: new Uint8Array([1]), reason: 'quiet' });
       expect(await store.startEpoch(0, { draftId: id, version: 3, doc, yState: new Uint8Array([2]) })).toBe(true);
       expect((await store.getDraft(id))?.epoch).toBe(1);
@@ -142,6 +143,36 @@ export function runStoreContract(name: string, factory: () => Promise<StoreHandl
       // A second server racing from the same epoch loses, and changes nothing.
       expect(await store.startEpoch(0, { draftId: id, version: 3, doc, yState: new Uint8Array([3]) })).toBe(false);
       expect((await store.latestYSnapshot(id, 1, 3))?.yState).toEqual(new Uint8Array([2]));
+    });
+
+    it('an epoch start is refused when the head moved past its base, or under a lease this node lost', async () => {
+      const id = await newDraft();
+      const doc = { id, title: 'x', order: [], sections: {} };
+      await store.append(id, 0, [step('m1'), step('m2')]);
+      // Another node appended v2 with epoch-0 bytes after this one took its base at v1.
+      expect(await store.startEpoch(0, { draftId: id, version: 1, doc, yState: new Uint8Array([1]) })).toBe(false);
+      const mine = (await store.acquireLease(id, 'node-x', 'http://x', 60_000))!;
+      await store.releaseLeases('node-x');
+      const theirs = (await store.acquireLease(id, 'node-y', 'http://y', 60_000))!;
+      expect(theirs.epoch).toBeGreaterThan(mine.epoch);
+      expect(await store.startEpoch(0, { draftId: id, version: 2, doc, yState: new Uint8Array([1]) }, { node: 'node-x', epoch: mine.epoch })).toBe(false);
+      expect((await store.getDraft(id))?.epoch).toBe(0);
+      expect(await store.startEpoch(0, { draftId: id, version: 2, doc, yState: new Uint8Array([1]) }, { node: 'node-y', epoch: theirs.epoch })).toBe(true);
+    });
+
+    it('leases: one owner at a time, renewals keep the epoch, expiry or release lets another node take it with the next epoch', async () => {
+      const id = await newDraft();
+      expect(await store.acquireLease(uid('none'), 'n1', 'http://n1', 1000)).toBeNull();
+      const a = (await store.acquireLease(id, 'n1', 'http://n1', 60_000))!;
+      expect(a).toMatchObject({ node: 'n1', url: 'http://n1' });
+      expect((await store.acquireLease(id, 'n1', 'http://n1', 60_000))!.epoch).toBe(a.epoch);
+      expect(await store.acquireLease(id, 'n2', 'http://n2', 60_000)).toMatchObject({ node: 'n1', url: 'http://n1', epoch: a.epoch });
+      expect(await store.renewLeases('n1', [id, uid('other')], 60_000)).toEqual(new Map([[id, a.epoch]]));
+      expect(await store.ownedCount('n1')).toBeGreaterThanOrEqual(1);
+      expect(await store.releaseLeases('n1')).toBeGreaterThanOrEqual(1);
+      expect((await store.renewLeases('n1', [id], 60_000)).size).toBe(0);
+      const b = (await store.acquireLease(id, 'n2', 'http://n2', 60_000))!;
+      expect(b).toMatchObject({ node: 'n2', epoch: a.epoch + 1 });
     });
 
     it('counts a turn\'s ops from the log', async () => {

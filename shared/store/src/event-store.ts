@@ -9,6 +9,8 @@ import { GroupCommit } from './group-commit.ts';
 import { findByOpId, findByOpIds, readOpsText, readSteps } from './read-steps.ts';
 import { latestSnapshot, latestYSnapshot, listSnapshots, startEpoch, writeSnapshot } from './snapshots.ts';
 import { loadRoom } from './load-room.ts';
+import { acquireLease, ownedCount, releaseLeases, renewLeases } from './leases.ts';
+import type { Fence, LeaseView } from './leases.ts';
 import { readStepViewsText } from './read-step-views.ts';
 import type { RoomLoad } from './load-room.ts';
 import { turnOpCount } from './turn-op-count.ts';
@@ -34,9 +36,15 @@ export class EventStore {
    * Appends steps as versions expectedVersion+1..+n, all or nothing. Calls from many drafts in the
    * same tick share one statement (cross-draft group commit); each keeps its own answer.
    */
-  append(draftId: string, expectedVersion: number, steps: readonly NewStep[]): Promise<Result<StoredStep[], AppendError>> {
-    return this.commits.append(draftId, expectedVersion, steps);
+  append(draftId: string, expectedVersion: number, steps: readonly NewStep[], fence?: Fence): Promise<Result<StoredStep[], AppendError>> {
+    return this.commits.append(draftId, expectedVersion, steps, fence);
   }
+
+  /** Leases (several session nodes): take or renew one, renew a node's held ones, let them all go. */
+  acquireLease(draftId: string, node: string, url: string, ttlMs: number): Promise<LeaseView | null> { return acquireLease(this.db, draftId, node, url, ttlMs); }
+  renewLeases(node: string, draftIds: readonly string[], ttlMs: number): Promise<Map<string, number>> { return renewLeases(this.db, node, draftIds, ttlMs); }
+  releaseLeases(node: string): Promise<number> { return releaseLeases(this.db, node); }
+  ownedCount(node: string): Promise<number> { return ownedCount(this.db, node); }
   findByOpId(draftId: string, opId: string): Promise<StoredStep | null> { return findByOpId(this.db, draftId, opId); }
   findByOpIds(draftId: string, opIds: readonly string[]): Promise<Map<string, StoredStep>> { return findByOpIds(this.db, draftId, opIds); }
   readSteps(draftId: string, opts?: { after?: number; limit?: number; upTo?: number; actor?: string }): Promise<StoredStep[]> { return readSteps(this.db, draftId, opts); }
@@ -46,7 +54,7 @@ export class EventStore {
 
   writeSnapshot(s: NewSnapshot): Promise<boolean> { return writeSnapshot(this.db, s); }
   /** Moves the draft to Yjs epoch fromEpoch+1 with its base state at `s.version` (compaction). */
-  startEpoch(fromEpoch: number, s: Omit<NewSnapshot, 'epoch' | 'reason'>): Promise<boolean> { return startEpoch(this.db, fromEpoch, s); }
+  startEpoch(fromEpoch: number, s: Omit<NewSnapshot, 'epoch' | 'reason'>, fence?: Fence): Promise<boolean> { return startEpoch(this.db, fromEpoch, s, fence); }
   latestSnapshot(draftId: string, atOrBelow?: number): Promise<Snapshot | null> { return latestSnapshot(this.db, draftId, atOrBelow); }
   listSnapshots(draftId: string): Promise<Snapshot[]> { return listSnapshots(this.db, draftId); }
   latestYSnapshot(draftId: string, epoch: number, atOrBelow: number): Promise<Snapshot | null> { return latestYSnapshot(this.db, draftId, epoch, atOrBelow); }

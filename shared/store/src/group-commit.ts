@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Result } from '@weft/core';
 import type { DB } from './schema.ts';
 import type { AppendError, NewStep, StoredStep } from './types.ts';
+import type { Fence } from './leases.ts';
 import { append } from './append.ts';
 import { appendMany } from './append-many.ts';
 import type { DraftBatch } from './append-many.ts';
@@ -30,9 +31,9 @@ export class GroupCommit {
     this.maxInFlight = maxInFlight;
   }
 
-  append(draftId: string, expectedVersion: number, steps: readonly NewStep[]): Promise<Result<StoredStep[], AppendError>> {
+  append(draftId: string, expectedVersion: number, steps: readonly NewStep[], fence?: Fence): Promise<Result<StoredStep[], AppendError>> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ draftId, expectedVersion, steps, resolve, reject });
+      this.queue.push({ draftId, expectedVersion, steps, fence, resolve, reject });
       this.schedule();
     });
   }
@@ -91,7 +92,7 @@ export class GroupCommit {
   private async oneByOne(take: Queued[]): Promise<void> {
     await Promise.all(take.map(async (q) => {
       try {
-        q.resolve(await append(this.db, q.draftId, q.expectedVersion, q.steps));
+        q.resolve(await append(this.db, q.draftId, q.expectedVersion, q.steps, q.fence));
       } catch (e) {
         q.reject(e);
       }

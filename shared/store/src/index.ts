@@ -7,6 +7,7 @@ export { loadDraft } from './load-draft.ts';
 export { MemoryLog } from './memory-log.ts';
 export type { RoomLoad } from './load-room.ts';
 export type { RoomLog } from './room-log.ts';
+export type { Fence, LeaseView } from './leases.ts';
 export { TokenStore, hashToken } from './token-store.ts';
 export { SessionStore } from './session-store.ts';
 export type {

@@ -2,6 +2,7 @@ import { err, ok } from './result.ts';
 import type { Result } from '@weft/core';
 import type { RoomLog } from './room-log.ts';
 import type { AppendError, NewStep, StoredStep } from './types.ts';
+import type { Fence } from './leases.ts';
 
 /**
  * The event log in memory: the same answers as the Postgres append (expected version, durable
@@ -18,6 +19,9 @@ export class MemoryLog implements RoomLog {
   /** Resolve appends only when this promise settles (tests hold a commit open). */
   gate: Promise<void> | null = null;
 
+  /** Who holds each draft's lease (tests of fencing); absent = no lease checked. */
+  readonly leases = new Map<string, Fence>();
+
   createDraft(id: string): boolean {
     if (this.drafts.has(id)) return false;
     this.drafts.set(id, []);
@@ -28,7 +32,7 @@ export class MemoryLog implements RoomLog {
     for (let i = 0; i < n; i++) this.failures.push({ landed, error: Object.assign(new Error(message), { code: 'ECONNRESET' }) });
   }
 
-  async append(draftId: string, expectedVersion: number, steps: readonly NewStep[]): Promise<Result<StoredStep[], AppendError>> {
+  async append(draftId: string, expectedVersion: number, steps: readonly NewStep[], fence?: Fence): Promise<Result<StoredStep[], AppendError>> {
     this.appends.push({ draftId, expectedVersion, opIds: steps.map((s) => s.opId) });
     if (this.gate) await this.gate;
     await Promise.resolve();
@@ -36,6 +40,8 @@ export class MemoryLog implements RoomLog {
     if (failure && !failure.landed) throw failure.error;
     const log = this.drafts.get(draftId);
     if (!log) return err({ code: 'NOT_FOUND', draftId });
+    const lease = this.leases.get(draftId);
+    if (fence && (lease?.node !== fence.node || lease.epoch !== fence.epoch)) return err({ code: 'FENCED', owner: lease?.node ?? null, epoch: lease?.epoch ?? 0 });
     if (log.length !== expectedVersion) return err({ code: 'VERSION_CONFLICT', currentVersion: log.length });
     const seen = new Set<string>();
     for (const s of steps) {

@@ -4,10 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Op } from '@weft/core';
 import type { RoomLog } from './room-log.ts';
 import type { NewStep } from './types.ts';
+import type { Fence } from './leases.ts';
 
 export interface RoomLogHandle {
   log: RoomLog;
   createDraft(id: string): Promise<void>;
+  /** Gives `node` the draft's lease (a new lease epoch) and answers the fence it must append with. */
+  takeLease(id: string, node: string): Promise<Fence>;
   close(): Promise<void>;
 }
 
@@ -72,6 +75,17 @@ export function runRoomLogContract(name: string, factory: () => Promise<RoomLogH
       expect([...got.keys()].sort()).toEqual(['f1', 'f2']);
       expect(got.get('f1')).toMatchObject({ version: 1, bodyHash: 'h-f1', notes: [{ rule: 'snapped_name' }] });
       expect((await h.log.findByOpIds(id, [])).size).toBe(0);
+    });
+
+    it('[RL7] with a fence, only the lease holder at that epoch appends; an old owner is FENCED and writes nothing', async () => {
+      const id = await draft();
+      const a = await h.takeLease(id, 'node-a');
+      expect((await h.log.append(id, 0, [step('fa')], a)).ok).toBe(true);
+      const b = await h.takeLease(id, 'node-b');
+      expect(b.epoch).toBeGreaterThan(a.epoch);
+      expect(await h.log.append(id, 1, [step('late')], a)).toEqual({ ok: false, error: { code: 'FENCED', owner: 'node-b', epoch: b.epoch } });
+      expect((await h.log.findByOpIds(id, ['late'])).size).toBe(0);
+      expect((await h.log.append(id, 1, [step('fb')], b)).ok).toBe(true);
     });
 
     it('[RL6] counts a turn\'s committed ops (the budget survives a reload)', async () => {

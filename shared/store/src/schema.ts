@@ -21,6 +21,11 @@ export interface DraftsTable {
   epoch: ColumnType<number, number | undefined, number>;
   /** The outbox cursor: every version up to it was delivered to the bus. */
   published_version: Int8Default;
+  /** The lease (several session nodes): who owns the draft, where to reach it, the fencing token. */
+  owner_node: ColumnType<string | null, string | null | undefined, string | null>;
+  owner_url: ColumnType<string | null, string | null | undefined, string | null>;
+  lease_epoch: Int8Default;
+  lease_expires_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface EventsTable {

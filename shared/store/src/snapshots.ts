@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from './schema.ts';
 import type { NewSnapshot, Snapshot } from './types.ts';
+import type { Fence } from './leases.ts';
 import { toSnapshot } from './rows.ts';
 
 /** Idempotent: true when written, false when a snapshot at that version already existed. */
@@ -36,10 +37,15 @@ export async function listSnapshots(db: Kysely<DB>, draftId: string): Promise<Sn
  * version carries the new epoch's base state, in one transaction (a snapshot already written at the
  * version is the same JSON; it takes the new base). False when the epoch already moved.
  */
-export async function startEpoch(db: Kysely<DB>, fromEpoch: number, s: Omit<NewSnapshot, 'epoch' | 'reason'>): Promise<boolean> {
+export async function startEpoch(db: Kysely<DB>, fromEpoch: number, s: Omit<NewSnapshot, 'epoch' | 'reason'>, fence?: Fence): Promise<boolean> {
   const epoch = fromEpoch + 1;
   return db.transaction().execute(async (trx) => {
-    const moved = await trx.updateTable('drafts').set({ epoch }).where('id', '=', s.draftId).where('epoch', '=', fromEpoch).executeTakeFirst();
+    // Guarded by the head too: the new base is the draft at s.version, so no append may have moved
+    // it meanwhile (another node's epoch-0 bytes would then be missing from epoch 1), and by the
+    // lease when several nodes run: only the owner compacts.
+    let q = trx.updateTable('drafts').set({ epoch }).where('id', '=', s.draftId).where('epoch', '=', fromEpoch).where('head_version', '=', s.version);
+    if (fence) q = q.where('owner_node', '=', fence.node).where('lease_epoch', '=', fence.epoch);
+    const moved = await q.executeTakeFirst();
     if (Number(moved.numUpdatedRows) !== 1) return false;
     await trx.insertInto('snapshots').values({ draft_id: s.draftId, version: s.version, epoch, doc: s.doc, y_state: s.yState, reason: 'epoch' })
       .onConflict((oc) => oc.columns(['draft_id', 'version']).doUpdateSet({ epoch, y_state: s.yState, reason: 'epoch' })).execute();

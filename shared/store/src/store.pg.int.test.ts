@@ -10,5 +10,5 @@ runStoreContract('postgres', async () => {
 runRoomLogContract('postgres', async () => {
   const t = await createTestDatabase();
   const store = new EventStore(t.db);
-  return { log: store, createDraft: async (id) => { await store.createDraft({ id, title: '', createdBy: 'u' }); }, close: () => t.drop() };
+  return { log: store, createDraft: async (id) => { await store.createDraft({ id, title: '', createdBy: 'u' }); }, takeLease: async (id, node) => { await store.releaseLeases('node-a'); const l = (await store.acquireLease(id, node, `http://${node}`, 60_000))!; return { node: l.node!, epoch: l.epoch }; }, close: () => t.drop() };
 });

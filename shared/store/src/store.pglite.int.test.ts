@@ -12,7 +12,7 @@ runStoreContract('pglite', () => openPGlite(undefined));
 runRoomLogContract('pglite', async () => {
   const h = await openPGlite(undefined);
   const store = new EventStore(h.db);
-  return { log: store, createDraft: async (id) => { await store.createDraft({ id, title: '', createdBy: 'u' }); }, close: () => h.close() };
+  return { log: store, createDraft: async (id) => { await store.createDraft({ id, title: '', createdBy: 'u' }); }, takeLease: async (id, node) => { await store.releaseLeases('node-a'); const l = (await store.acquireLease(id, node, `http://${node}`, 60_000))!; return { node: l.node!, epoch: l.epoch }; }, close: () => h.close() };
 });
 
 describe('openPGlite with a data dir', () => {

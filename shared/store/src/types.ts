@@ -37,7 +37,9 @@ export type AppendError =
   | { code: 'VERSION_CONFLICT'; currentVersion: number }
   /** `opIds`: every opId of the batch already in the log (nothing was written). */
   | { code: 'IDEMPOTENCY_CONFLICT'; opId: string; opIds?: string[] }
-  | { code: 'NOT_FOUND'; draftId: string };
+  | { code: 'NOT_FOUND'; draftId: string }
+  /** The append named a lease this node no longer holds (another node owns the draft now). */
+  | { code: 'FENCED'; owner: string | null; epoch: number };
 
 export interface NewSnapshot {
   draftId: string;

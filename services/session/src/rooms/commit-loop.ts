@@ -1,4 +1,4 @@
-import type { AppendError, NewStep, RoomLog, StoredStep } from '@weft/store';
+import type { AppendError, Fence, NewStep, RoomLog, StoredStep } from '@weft/store';
 import type { CommittedStep, RoomError, StepResult, SubmitOutcome, SubmitRequest } from './types.ts';
 
 /** A decided step waiting for (or in) COMMIT. */
@@ -27,6 +27,8 @@ export interface CommitLoopOptions {
   draftId: string;
   log: RoomLog;
   maxBatch: number;
+  /** The lease this room commits under (several nodes); none on a single node. */
+  fence?: () => Fence | null;
   /** After COMMIT, in version order. */
   onCommitted: (batch: Pending[], stored: StoredStep[]) => void;
   /** The mirror can no longer be vouched for: every uncommitted step was answered; drop the room. */
@@ -139,7 +141,7 @@ export class CommitLoop {
     try {
       // A commit that never answers (a connection the database dropped silently) must not wedge
       // the draft: past the bound it is an unknown outcome, like any other lost answer.
-      r = await bounded(this.o.log.append(this.o.draftId, expected, batch.map(toNewStep)), COMMIT_BOUND_MS, 'the commit');
+      r = await bounded(this.o.log.append(this.o.draftId, expected, batch.map(toNewStep), this.o.fence?.() ?? undefined), COMMIT_BOUND_MS, 'the commit');
     } catch (e) {
       // The outcome is unknown (the COMMIT may have landed): never guess. Answer UNAVAILABLE —
       // a retry with the same opId is safe (durable idempotency) — and reload from the log.
@@ -164,6 +166,11 @@ export class CommitLoop {
       case 'IDEMPOTENCY_CONFLICT':
         this.o.onDuplicates([...batch, ...this.queue.splice(0)], e.opIds ?? [e.opId]);
         this.schedule();
+        return;
+      case 'FENCED':
+        // Another node holds the draft's lease now (this one was paused or partitioned past it):
+        // step down. Nothing was written; a retry with the same opId reaches the new owner.
+        this.break(batch, { code: 'UNAVAILABLE', message: 'This node no longer owns the draft (another node took its lease); retry with the same opId.', owner: e.owner });
         return;
       case 'VERSION_CONFLICT':
       case 'NOT_FOUND':
