@@ -1,0 +1,68 @@
+// The forwarder (several session nodes): a request for a draft this node does not own goes to its
+// owner unchanged — HTTP (streamed both ways, SSE included) and /collab sockets (relayed frame by
+// frame) — so any node takes any request and every draft keeps one sequencer.
+import { request } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { WebSocket } from 'ws';
+import type { RawData } from 'ws';
+import { CloseCode } from '@weft/protocol';
+import { WeftError } from '../commands/errors.ts';
+import { sendError } from '../http/respond.ts';
+
+/** Set on forwarded requests: the owner never forwards them again (no loops during a takeover). */
+export const FORWARDED_BY = 'x-weft-forwarded-by';
+
+export function forwardHttp(req: IncomingMessage, res: ServerResponse, ownerUrl: string, body: Buffer | null, fromNode: string): void {
+  const url = new URL(req.url ?? '/', ownerUrl);
+  const headers = { ...req.headers, host: url.host, [FORWARDED_BY]: fromNode };
+  if (body) headers['content-length'] = String(body.length);
+  const up = request(url, { method: req.method ?? 'GET', headers }, (r) => {
+    res.writeHead(r.statusCode ?? 502, r.headers);
+    r.pipe(res);
+  });
+  up.on('error', (e) => {
+    if (!res.headersSent) sendError(res, new WeftError('UNAVAILABLE', `The draft's owner (${url.host}) did not answer (${e.message}); retry with the same opId.`, { retryAfterMs: 1000 }));
+    else res.destroy();
+  });
+  res.on('close', () => { if (!res.writableFinished) up.destroy(); });
+  if (body) up.end(body);
+  else req.pipe(up);
+}
+
+/**
+ * Relays an accepted /collab socket to the owner's /collab: `first` holds the frames that already
+ * arrived; close codes travel both ways (4401 from the owner reaches the client as 4401). A socket
+ * of a draft whose owner cannot be reached is closed with 4500, and the provider reconnects.
+ */
+export function relaySocket(client: WebSocket, first: Uint8Array[], ownerUrl: string, fromNode: string): void {
+  const up = new WebSocket(ownerUrl.replace(/^http/, 'ws') + '/collab', { headers: { [FORWARDED_BY]: fromNode } });
+  const pending = [...first];
+  const toOwner = (data: RawData): void => {
+    if (up.readyState === WebSocket.OPEN) up.send(data as Buffer);
+    else pending.push(toBytes(data));
+  };
+  client.on('message', toOwner);
+  up.on('open', () => { for (const m of pending.splice(0)) up.send(m); });
+  up.on('message', (data: RawData) => { if (client.readyState === WebSocket.OPEN) client.send(data as Buffer); });
+  up.on('close', (code: number, reason: Buffer) => {
+    if (client.readyState === WebSocket.OPEN) client.close(validCode(code), reason.toString());
+  });
+  up.on('error', () => {
+    if (client.readyState === WebSocket.OPEN) client.close(CloseCode.INTERNAL, 'UNAVAILABLE');
+  });
+  client.on('close', (code: number, reason: Buffer) => {
+    if (up.readyState === WebSocket.OPEN) up.close(validCode(code), reason.toString());
+    else up.terminate();
+  });
+  client.on('error', () => up.terminate());
+}
+
+export function toBytes(data: RawData): Uint8Array {
+  const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+}
+
+/** Codes a peer may send (1005/1006 are reserved for "none" and "abnormal"). */
+function validCode(code: number): number {
+  return code === 1005 || code === 1006 || code < 1000 ? 1000 : code;
+}
