@@ -1,7 +1,7 @@
 // The model-driven builder (RFC 000 "Build"): brief → model → JSON Lines steps (tolerant reader,
 // read as the answer streams) → the pipeline through a BuildTransport, as one turn. A step that
-// only waits for something a later step adds (root, a child) is held (at most 3) and written
-// with the step that completes it; what still waits at the end of a round is sent and refused.
+// only waits for something a later step adds (root, a child), or for a step already held, is
+// held (chains of steps for at most 3 surfaces) and written with the step that completes it; what still waits at the end of a round is sent and refused.
 // Refusals go back to the model for at most `maxFeedbackRounds` rounds; budgets are enforced.
 import { randomUUID } from 'node:crypto';
 import { HOLDABLE_RULES, applyOpsUnchecked, applyStep } from '@weft/core';
@@ -40,6 +40,7 @@ export interface BuildOptions {
   complete: Complete;
   systemPrompt: string;
   maxFeedbackRounds?: number;
+  /** Surfaces with held steps at once (default 3); one surface's steps wait as one chain. */
   maxHeld?: number;
   /** Ops per turn (default: the door's budget, else 500 as in the RFC). */
   opsPerTurn?: number;
@@ -66,6 +67,16 @@ export function feedback(refused: StepRecord[]): string {
     ? [`- an object you sent could not be read: ${s.message ?? ''}`]
     : s.refused.map((r) => `- ${r.path} (${r.rule}): ${r.message}`));
   return `Some steps were refused:\n${lines.join('\n')}\nThe other steps are in the draft. Send only corrected steps, one JSON object per line. A new surface carries its "root" component in the same step.`;
+}
+
+/** The surface a step is about (its first op under /sections/<sid>), '' for other paths. */
+function chainOf(rec: StepRecord): string {
+  for (const op of rec.ops) {
+    const path = op !== null && typeof op === 'object' ? (op as { path?: unknown }).path : undefined;
+    const m = typeof path === 'string' ? /^\/sections\/([^/]+)/.exec(path) : null;
+    if (m) return m[1]!;
+  }
+  return '';
 }
 
 function statusOf(rec: StepRecord): StepStatus {
@@ -119,25 +130,26 @@ export async function buildFromBrief(o: BuildOptions): Promise<BuildReport> {
       record(rec);
       return 'budget';
     }
-    // Dry run on a copy: which held steps does this one complete, and does it wait itself?
-    const clone = (): Draft => structuredClone(mirror);
+    // Dry run on a copy, held steps first: which of them does this one complete, and does it
+    // wait itself (for a held step, or for a later one)?
     const withHeld = [...held.map((h) => h.rec), rec];
-    const trial = applyStep(clone(), withHeld.flatMap((x) => x.ops));
+    const trial = applyStep(structuredClone(mirror), withHeld.flatMap((x) => x.ops));
     const ok: StepRecord[] = [];
     const still: Pending[] = [];
     let start = 0;
+    let own: typeof trial.refused = [];
     for (const x of withHeld) {
       const end = start + x.ops.length;
-      if (x !== rec) {
-        if (trial.refused.some((f) => f.index >= start && f.index < end)) still.push({ rec: x });
-        else ok.push(x);
-      }
+      const mine = trial.refused.filter((f) => f.index >= start && f.index < end);
+      if (x === rec) own = mine;
+      else if (mine.length > 0) still.push({ rec: x });
+      else ok.push(x);
       start = end;
     }
-    const okLen = ok.reduce((n, x) => n + x.ops.length, 0);
-    const own = applyStep(clone(), [...ok.flatMap((x) => x.ops), ...rec.ops]).refused.filter((f) => f.index >= okLen);
     const waits = own.length > 0 && own.every((f) => HOLDABLE_RULES.has(f.rule));
-    if (waits && still.length < maxHeld) {
+    // Steps for one surface wait as one chain; the cap counts chains.
+    const chains = new Set([...still, { rec }].map((h) => chainOf(h.rec)));
+    if (waits && chains.size <= maxHeld && still.length < maxSteps) {
       rec.held = true;
       held = [...still, { rec }];
       if (ok.length > 0) await write(ok);

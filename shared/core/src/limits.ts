@@ -18,8 +18,10 @@ export const Limits = {
   maxOpBytes: 256 * 1024,
   /** The page title. */
   maxTitle: 1000,
-  /** Held steps at once (RFC status: "at most 3"). */
+  /** Surfaces with held ops at once (RFC status: "at most 3"); a surface's ops wait as one chain. */
   maxHeld: 3,
+  /** Held ops at once, all chains together (a surface sent one component per op). */
+  maxHeldOps: 200,
   /** Nesting of function calls inside bindable values. */
   maxCallDepth: 4,
   /** Nesting of and/or/not in a condition. */
