@@ -79,6 +79,86 @@ describe('StepReader: steps come out as each object completes', () => {
   });
 });
 
+describe('readModelSteps: what models write besides JSON Lines (issue 19)', () => {
+  /** Read at once and in small chunks: the same steps and errors either way. */
+  function read(text: string) {
+    const whole = readModelSteps(text);
+    for (const size of [1, 5, 29]) {
+      const r = new StepReader();
+      const seen: unknown[] = [];
+      for (let i = 0; i < text.length; i += size) seen.push(...r.push(text.slice(i, i + size)));
+      seen.push(...r.end());
+      expect(seen).toEqual(whole.steps);
+      expect(r.errors).toEqual(whole.errors);
+    }
+    return whole;
+  }
+
+  it('a ```surface fence is one step adding its section, components and data as written', () => {
+    const r = read([
+      'The pricing, as a fence:',
+      '```surface {"id":"pricing","catalog":"weft@1"}',
+      '{"data":{"billing":"monthly"}}',
+      '{"id":"switch","component":"Toggle","options":["monthly","yearly"],"value":{"path":"/billing"}}',
+      '{"id":"root","component":"Stack","children":["switch"]}',
+      '```',
+      '{"done":true}',
+    ].join('\n'));
+    expect(r.errors).toEqual([]);
+    expect(r.steps).toEqual([
+      { ops: [{ op: 'add', path: '/sections/pricing', value: {
+        id: 'pricing', kind: 'surface', catalog: 'weft@1', data: { billing: 'monthly' },
+        components: {
+          switch: { id: 'switch', component: 'Toggle', props: { options: ['monthly', 'yearly'], value: { path: '/billing' } } },
+          root: { id: 'root', component: 'Stack', children: ['switch'] },
+        },
+      } }] },
+      { done: true },
+    ]);
+  });
+
+  it('a fence whose line is not a component is reported with its line, the rest still read', () => {
+    const r = read('```surface {"id":"s"}\n{"id":"root","component":"Stack"}\nnot json\n```');
+    expect(r.steps).toHaveLength(1);
+    expect(r.errors).toEqual([{ line: 3, message: expect.stringContaining('Line 2 is not one JSON value') }]);
+  });
+
+  it('a fence with no id is an error, not a step; an unclosed fence at the end is still read', () => {
+    expect(read('```surface\n{"id":"root","component":"Stack"}\n```').steps).toEqual([]);
+    const open = read('```surface {"id":"s"}\n{"id":"root","component":"Stack"}');
+    expect(open.steps).toEqual([{ ops: [expect.objectContaining({ path: '/sections/s' })] }]);
+  });
+
+  it('{"ops": {one op}} is a step of that op', () => {
+    expect(read(`{"ops":${JSON.stringify(op)}}`).steps).toEqual([{ ops: [op] }]);
+  });
+
+  it('a top-level array of steps is its steps; an array of ops stays one step', () => {
+    const r = read(JSON.stringify([{ ops: [op] }, { say: 'hi' }, { done: true }], null, 2));
+    expect(r.steps).toEqual([{ ops: [op] }, { say: 'hi' }, { done: true }]);
+    expect(read(JSON.stringify([op, op])).steps).toEqual([{ ops: [op, op] }]);
+    expect(read('[{"ops":[]}, 3]').errors).toHaveLength(1);
+  });
+
+  it('JSON inside a prose sentence or a <think> block is not an unreadable step', () => {
+    const r = read([
+      '<think>',
+      'I need {"id":"hero","kind":"surface"} first, then',
+      '{"op":"add","path":"/sections/x"}',
+      '</think>',
+      'Each question looks like {"id":"q1","component":"Disclosure"}, under the Accordion.',
+      `{"ops":[${JSON.stringify(op)}]}`,
+    ].join('\n'));
+    expect(r.errors).toEqual([]);
+    expect(r.steps).toEqual([{ ops: [op] }]);
+    expect(r.prose).toContain('Each question looks like {"id":"q1","component":"Disclosure"}, under the Accordion.');
+  });
+
+  it('a non-step object on its own line is still an error', () => {
+    expect(read('{"id":"q1","component":"Disclosure"}').errors).toEqual([{ line: 1, message: expect.stringContaining('Not a step') }]);
+  });
+});
+
 describe('parseLenient', () => {
   it('parses strict JSON like JSON.parse', () => {
     const v = { a: [1, -2.5e3, true, false, null, 'x\\u00e9\\n'], b: {} };
