@@ -41,3 +41,10 @@ export function isValidId(id: unknown): id is string {
   }
   return true;
 }
+
+/** A camelCase, snake_case or spaced id in the kebab-case it means (`heroTitle` → `hero-title`),
+ *  or null when that is not a valid id either. */
+export function kebabId(id: string): string | null {
+  const k = id.replace(/([a-z0-9])([A-Z])/g, '$1-$2').replace(/[\s_]+/g, '-').toLowerCase();
+  return k !== id && isValidId(k) ? k : null;
+}

@@ -177,6 +177,8 @@ interface Prepared {
   index: number;
   ops: PreparedOp[];
   notes: Problem[];
+  /** Parts of its value left out and refused on their own (the op is applied without them). */
+  left: Problem[];
   sids: string[];
   /** Why it was held. */
   held?: Problem;
@@ -270,11 +272,13 @@ interface Acc {
   applied: Op[];
   undoStack: Op[][];
   notes: Note[];
+  refused: Refusal[];
 }
 function commit(acc: Acc, group: readonly Prepared[], a: Attempt): void {
   for (const p of group) {
     for (const po of p.ops) acc.applied.push(po.op);
     for (const n of p.notes) acc.notes.push({ rule: n.rule, path: n.path, message: n.message, index: p.index });
+    for (const l of p.left) acc.refused.push(refusal(l, p.index));
   }
   for (const u of a.undo) acc.undoStack.push(u);
 }
@@ -305,7 +309,7 @@ function prepare(draft: Draft, raw: unknown, index: number, catalog: Catalog, po
     if (po.segs[0] === 'sections' && po.segs[1] !== undefined) sids.push(po.segs[1]);
     if (po.from?.[0] === 'sections' && po.from[1] !== undefined) sids.push(po.from[1]);
   }
-  return { ok: true, p: { index, ops: rep.ops, notes: rep.notes, sids } };
+  return { ok: true, p: { index, ops: rep.ops, notes: rep.notes, left: rep.left, sids } };
 }
 
 /** What an op of a whole step may leave for a later op of it to put right: links, and props
@@ -337,11 +341,11 @@ function applyWhole(draft: Draft, ops: readonly unknown[], catalog: Catalog, pol
     group.push(prep.p);
   }
   if (validate(draft, checks, catalog).length > 0) return fail();
-  const acc: Acc = { applied: [], undoStack: [], notes: [] };
+  const acc: Acc = { applied: [], undoStack: [], notes: [], refused: [] };
   commit(acc, group, { ok: true, undo, problems: [] });
   const inverse: Op[] = [];
   for (let i = acc.undoStack.length - 1; i >= 0; i--) inverse.push(...acc.undoStack[i]!);
-  return { applied: acc.applied, inverse, notes: acc.notes, refused: [] };
+  return { applied: acc.applied, inverse, notes: acc.notes, refused: acc.refused };
 }
 
 /** Held ops wait in chains, one per surface: the cap counts chains, not the ops of one chain. */
@@ -369,7 +373,7 @@ export function applyStep(draft: Draft, ops: unknown[], opts: StepOptions = {}):
   const refused: Refusal[] = [];
   let held: Prepared[] = [];
 
-  const acc: Acc = { applied, undoStack, notes };
+  const acc: Acc = { applied, undoStack, notes, refused };
 
   if (!Array.isArray(ops)) {
     refused.push({ code: 'VALIDATION_FAILED', rule: 'invalid_op', path: '', message: 'a step is an array of ops', index: 0 });

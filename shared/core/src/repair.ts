@@ -1,13 +1,16 @@
 // Deterministic repairs (RFC §6 step 2), each reported as a Note: snap names and enum values
-// (edit distance ≤ 2, unique best), fill required props from the example, drop unknown props,
-// rewrite positional / list-form paths to ids, keep order in step with sections.
+// (case- and separator-folded first, then edit distance ≤ 2, unique best), rename known aliases
+// and move inline props under props, read quoted numbers/booleans the schema asks for, drop
+// unknown props (nested ones too), fill required props from the example, rewrite positional /
+// list-form paths and camelCase ids, and keep order in step with sections.
 import type { Catalog, CatalogEntry, JSONSchema } from './catalog/types.ts';
-import { nearest } from './distance.ts';
-import type { Draft, Json, JsonObject, Op } from './draft.ts';
+import { snapName } from './distance.ts';
+import type { Draft, Json, JsonObject, Op, Section } from './draft.ts';
 import { cloneJson } from './json.ts';
-import { isValidId } from './limits.ts';
+import { isValidId, kebabId } from './limits.ts';
 import { arrayIndex, escapeSegment, formatPointer } from './pointer.ts';
 import type { Problem } from './problem.ts';
+import { conformValue } from './repair-values.ts';
 
 /** An op ready to apply: pointers parsed, repairs done. */
 export interface PreparedOp {
@@ -18,9 +21,17 @@ export interface PreparedOp {
 
 const isObj = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** Snaps enum values, drops unknown props and fills required ones, in place. */
+/** Renames aliases, snaps enum values, conforms values, drops unknown props and fills required
+ *  ones, in place. Aliases come first, so a fill never hides a prop sent under another name. */
 export function repairProps(entry: CatalogEntry, props: JsonObject, at: string, notes: Problem[]): void {
   const schemaProps = entry.props['properties'] as Record<string, JSONSchema>;
+  for (const k of Object.keys(props)) {
+    const to = Object.hasOwn(entry.aliases, k) && !Object.hasOwn(schemaProps, k) ? entry.aliases[k]! : undefined;
+    if (to === undefined || Object.hasOwn(props, to)) continue;
+    props[to] = props[k]!;
+    delete props[k];
+    notes.push({ rule: 'renamed_prop', path: `${at}/${escapeSegment(k)}`, message: `${entry.name} has no prop "${k}"; read as "${to}"` });
+  }
   for (const k of Object.keys(props)) {
     const s = Object.hasOwn(schemaProps, k) ? schemaProps[k] : undefined;
     if (!s) {
@@ -33,6 +44,7 @@ export function repairProps(entry: CatalogEntry, props: JsonObject, at: string, 
       notes.push({ rule: 'snapped_name', path: `${at}/${escapeSegment(k)}`, message: `"${String(props[k])}" is not a value of ${entry.name}.${k}; snapped to "${snapped}"` });
       props[k] = snapped;
     }
+    props[k] = conformValue(s, props[k]!, `${at}/${escapeSegment(k)}`, notes);
   }
   for (const k of entry.required) {
     if (Object.hasOwn(props, k) || !Object.hasOwn(entry.example, k)) continue;
@@ -47,8 +59,10 @@ export function snapEnum(schema: JSONSchema, v: Json): string | null {
   const lit = schema['x-bindable'] === true ? ((schema['anyOf'] as JSONSchema[])[0] as JSONSchema) : schema;
   const en = lit['enum'] as string[] | undefined;
   if (!en || en.includes(v)) return null;
-  return nearest(v, en, 2);
+  return snapName(v, en, 2);
 }
+
+const COMPONENT_KEYS = new Set(['id', 'component', 'props', 'children', 'visible']);
 
 /** Snaps the component name, then repairs props. Unknown names are kept and flagged. */
 export function repairComponent(c: JsonObject, catalog: Catalog, at: string, notes: Problem[]): void {
@@ -56,7 +70,7 @@ export function repairComponent(c: JsonObject, catalog: Catalog, at: string, not
   if (typeof name !== 'string') return;
   let entry = catalog.getEntry(name);
   if (!entry) {
-    const snapped = nearest(name, catalog.componentNames, 2);
+    const snapped = snapName(name, catalog.componentNames, 2);
     if (snapped !== null) {
       c['component'] = snapped;
       entry = catalog.getEntry(snapped);
@@ -67,6 +81,16 @@ export function repairComponent(c: JsonObject, catalog: Catalog, at: string, not
     }
   }
   if (!entry) return;
+  // A2UI writes props inline beside id and component: what the entry knows moves under props.
+  const known = entry.props['properties'] as Record<string, JSONSchema>;
+  for (const k of Object.keys(c)) {
+    if (COMPONENT_KEYS.has(k) || !(Object.hasOwn(known, k) || Object.hasOwn(entry.aliases, k))) continue;
+    if (!isObj(c['props'])) c['props'] = {};
+    const props = c['props'] as JsonObject;
+    if (!Object.hasOwn(props, k)) props[k] = c[k]!;
+    delete c[k];
+    notes.push({ rule: 'renamed_prop', path: `${at}/${escapeSegment(k)}`, message: `"${k}" written beside props; moved under props` });
+  }
   if (c['props'] === undefined) {
     if (entry.required.length === 0) return;
     c['props'] = {};
@@ -75,8 +99,10 @@ export function repairComponent(c: JsonObject, catalog: Catalog, at: string, not
   if (isObj(props)) repairProps(entry, props, `${at}/props`, notes);
 }
 
-/** A section value: list-form components become the id-keyed map; every component repaired. */
-function repairSectionValue(v: Json, sid: string, catalog: Catalog, at: string, notes: Problem[]): Problem | null {
+/** A section value: list-form components become the id-keyed map; every component repaired. A
+ *  leaf whose props still fail (an icon not in the set) is left out and refused on its own in
+ *  `left`, so it does not refuse the whole section it sits in. */
+function repairSectionValue(v: Json, sid: string, catalog: Catalog, at: string, notes: Problem[], left: Problem[]): Problem | null {
   if (!isObj(v)) return null;
   if (v['id'] === undefined) {
     v['id'] = sid;
@@ -109,10 +135,106 @@ function repairSectionValue(v: Json, sid: string, catalog: Catalog, at: string, 
   if (isObj(comps)) {
     for (const id of Object.keys(comps)) {
       const c = comps[id];
-      if (isObj(c)) repairComponent(c, catalog, `${at}/components/${escapeSegment(id)}`, notes);
+      if (!isObj(c)) continue;
+      const cat = `${at}/components/${escapeSegment(id)}`;
+      repairComponent(c, catalog, cat, notes);
+      const leaf = !Array.isArray(c['children']) || c['children'].length === 0;
+      const bad = id !== 'root' && leaf && typeof c['component'] === 'string' ? catalog.checkProps(c['component'], c['props'] ?? {}, `${cat}/props`) : null;
+      if (!bad) continue;
+      delete comps[id];
+      for (const other of Object.values(comps)) {
+        if (isObj(other) && Array.isArray(other['children'])) other['children'] = other['children'].filter((x) => x !== id);
+      }
+      left.push({ ...bad, message: `${bad.message}. "${id}" was left out of section "${sid}" and the rest written: add it again with valid props` });
     }
   }
   return null;
+}
+
+/** Component ids in reading order (depth first from root, as the draft summary lists them),
+ *  then any not in the tree: what a model means by `/components/<n>`. */
+export function readingOrder(s: Section): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const walk = (id: string, depth: number): void => {
+    if (seen.has(id) || depth > 64 || !Object.hasOwn(s.components, id)) return;
+    seen.add(id);
+    out.push(id);
+    for (const ch of s.components[id]!.children ?? []) walk(ch, depth + 1);
+  };
+  walk('root', 0);
+  for (const id of Object.keys(s.components)) if (!seen.has(id)) out.push(id);
+  return out;
+}
+
+/** Rewrites `/sections/<sid>/components/<n>/…` (n-th in reading order) to the component's id. */
+function rewriteComponentIndex(d: Draft, segs: string[], notes: Problem[], original: string): Problem | null {
+  const i = arrayIndex(segs[3]!);
+  const s = Object.hasOwn(d.sections, segs[1]!) ? d.sections[segs[1]!] : undefined;
+  if (i < 0 || !s || !isObj(s.components)) return null;
+  const id = readingOrder(s)[i];
+  if (id === undefined) return { rule: 'path_not_found', path: original, message: `section "${segs[1]}" has no component at position ${i}; address components by id: /sections/${segs[1]}/components/<id>` };
+  segs[3] = id;
+  notes.push({ rule: 'rewrote_path', path: original, message: `component position ${i} rewritten to its id: ${formatPointer(segs)}` });
+  return null;
+}
+
+/** camelCase / snake_case ids in kebab-case, in a path (section and component segments). */
+function kebabPath(segs: string[], renames: Map<string, string>): string[] {
+  let out = segs;
+  for (const i of segs[0] === 'sections' ? [1, segs[2] === 'components' ? 3 : -1] : []) {
+    const k = i > 0 && segs[i] !== undefined && !isValidId(segs[i]) ? kebabId(segs[i]!) : null;
+    if (k === null) continue;
+    if (out === segs) out = [...segs];
+    renames.set(segs[i]!, k);
+    out[i] = k;
+  }
+  return out;
+}
+
+const kebab = (id: Json | undefined, renames: Map<string, string>): Json | undefined => {
+  if (typeof id !== 'string' || isValidId(id)) return id;
+  const k = kebabId(id);
+  if (k === null) return id;
+  renames.set(id, k);
+  return k;
+};
+
+function kebabComponent(c: Json | undefined, renames: Map<string, string>): void {
+  if (!isObj(c)) return;
+  if (c['id'] !== undefined) c['id'] = kebab(c['id'], renames)!;
+  if (Array.isArray(c['children'])) c['children'] = c['children'].map((x) => kebab(x, renames)!);
+}
+
+/** The same ids in kebab-case inside the op's value, wherever the path says they are ids. */
+function kebabValue(s: readonly string[], v: Json, renames: Map<string, string>): Json {
+  if (s[0] === 'order') return Array.isArray(v) ? v.map((x) => kebab(x, renames)!) : kebab(v, renames)!;
+  if (s[0] !== 'sections') return v;
+  if (s.length === 2 && isObj(v)) {
+    v['id'] = kebab(v['id'], renames) ?? v['id']!;
+    const comps = v['components'];
+    if (isObj(comps)) {
+      const map: JsonObject = {};
+      for (const [id, c] of Object.entries(comps)) {
+        kebabComponent(c, renames);
+        map[String(kebab(id, renames))] = c;
+      }
+      v['components'] = map;
+    } else if (Array.isArray(comps)) for (const c of comps) kebabComponent(c, renames);
+  }
+  if (s.length === 4 && s[2] === 'components') kebabComponent(v, renames);
+  if (s[2] === 'components' && s[4] === 'children') return s.length === 5 && Array.isArray(v) ? v.map((x) => kebab(x, renames)!) : s.length === 6 ? kebab(v, renames)! : v;
+  return v;
+}
+
+/** The value at `segs` in the draft, own properties only (undefined when absent). */
+function lookup(d: Draft, segs: readonly string[]): Json | undefined {
+  let cur: unknown = d;
+  for (const k of segs) {
+    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, k)) return undefined;
+    cur = (cur as Record<string, unknown>)[k];
+  }
+  return cur as Json;
 }
 
 /** Rewrites `/sections/<n>/…` (an index into order) to `/sections/<id>/…`. */
@@ -130,13 +252,18 @@ function rewriteSectionIndex(d: Draft, segs: string[], notes: Problem[], origina
 }
 
 /**
- * Repairs one op (already shape-checked, pointers parsed). Returns the ops to apply (one, or
- * two when order follows a section) with the notes, or a problem when it cannot be made sense of.
+ * Repairs one op (already shape-checked, pointers parsed). Returns the ops to apply (none, one, or
+ * two when order follows a section) with the notes and the parts of its value left out and
+ * refused (`left`), or a problem when it cannot be made sense of.
  */
-export function repairOp(d: Draft, op: Op, segs: string[], from: string[] | null, catalog: Catalog): { ok: true; ops: PreparedOp[]; notes: Problem[] } | { ok: false; error: Problem } {
+export function repairOp(d: Draft, op: Op, segs: string[], from: string[] | null, catalog: Catalog): { ok: true; ops: PreparedOp[]; notes: Problem[]; left: Problem[] } | { ok: false; error: Problem } {
   const notes: Problem[] = [];
+  const left: Problem[] = [];
   let s = segs;
   let f = from;
+  const renames = new Map<string, string>();
+  s = kebabPath(s, renames);
+  f = f && kebabPath(f, renames);
   // Positional section paths.
   if (s[0] === 'sections' && s.length >= 2 && arrayIndex(s[1]!) >= 0) {
     s = [...s];
@@ -148,8 +275,43 @@ export function repairOp(d: Draft, op: Op, segs: string[], from: string[] | null
     const p = rewriteSectionIndex(d, f, notes, (op as { from: string }).from);
     if (p) return { ok: false, error: p };
   }
+  // Positional component paths (an add at a list position takes its id from the value, below).
+  if (s[0] === 'sections' && s[2] === 'components' && s.length >= 4 && arrayIndex(s[3]!) >= 0 && !(op.op === 'add' && s.length === 4)) {
+    s = s === segs ? [...s] : s;
+    const p = rewriteComponentIndex(d, s, notes, op.path);
+    if (p) return { ok: false, error: p };
+  }
+  if (f && f[0] === 'sections' && f[2] === 'components' && f.length >= 4 && arrayIndex(f[3]!) >= 0) {
+    f = f === from ? [...f] : f;
+    const p = rewriteComponentIndex(d, f, notes, (op as { from: string }).from);
+    if (p) return { ok: false, error: p };
+  }
   const hasValue = op.op === 'add' || op.op === 'replace';
-  const value = hasValue ? (op as { value: Json }).value : undefined;
+  const value = hasValue ? kebabValue(s, (op as { value: Json }).value, renames) : undefined;
+  if (renames.size > 0) {
+    notes.push({ rule: 'renamed_id', path: op.path, message: `ids are kebab-case: ${[...renames].map(([a, b]) => `"${a}" read as "${b}"`).join(', ')}` });
+  }
+  let kind = op.op;
+  // A replace of a member that is not there yet means add.
+  if (kind === 'replace' && s[0] === 'sections' && s.length >= 3 && isObj(lookup(d, s.slice(0, -1))) && lookup(d, s) === undefined) {
+    kind = 'add';
+    notes.push({ rule: 'rewrote_op', path: op.path, message: `"${s.at(-1)}" does not exist yet; the replace was applied as add` });
+  }
+  // Adding a section already appends it to order: a later add of the same id changes nothing.
+  if (kind === 'add' && s.length === 2 && s[0] === 'order' && s[1] === '-' && typeof value === 'string' && d.order.includes(value)) {
+    notes.push({ rule: 'rewrote_op', path: op.path, message: `"${value}" is already in order (adding a section appends it); nothing to do` });
+    return { ok: true, ops: [], notes, left };
+  }
+  // A prop written under an alias in the path (…/props/text of a Button) means the catalog's name.
+  if (hasValue && s[0] === 'sections' && s.length === 6 && s[2] === 'components' && s[4] === 'props') {
+    const c = lookup(d, s.slice(0, 4));
+    const entry = isObj(c) && typeof c['component'] === 'string' ? catalog.getEntry(c['component']) : undefined;
+    const to = entry && !Object.hasOwn(entry.props['properties'] as object, s[5]!) && Object.hasOwn(entry.aliases, s[5]!) ? entry.aliases[s[5]!]! : undefined;
+    if (to !== undefined) {
+      s = [...s.slice(0, 5), to];
+      notes.push({ rule: 'renamed_prop', path: op.path, message: `${entry!.name} has no prop "${segs[5]}"; read as "${to}"` });
+    }
+  }
   // "/sections/-" with a section value.
   if (op.op === 'add' && s[0] === 'sections' && s.length === 2 && s[1] === '-') {
     const id = isObj(value) ? value['id'] : undefined;
@@ -170,13 +332,14 @@ export function repairOp(d: Draft, op: Op, segs: string[], from: string[] | null
   let out: Op;
   if (op.op === 'move' || op.op === 'copy') out = { op: op.op, from: fromPath!, path };
   else if (op.op === 'remove') out = { op: 'remove', path };
-  else out = { ...op, path } as Op;
+  else if (op.op === 'test') out = { op: 'test', path, value: op.value };
+  else out = { op: kind as 'add' | 'replace', path, value: value! };
   const ops: PreparedOp[] = [{ op: out, segs: s, from: f }];
 
   if (s[0] === 'sections' && hasValue && isObj(value)) {
     const sid = s[1]!;
     if (s.length === 2) {
-      const p = repairSectionValue(value, sid, catalog, path, notes);
+      const p = repairSectionValue(value, sid, catalog, path, notes, left);
       if (p) return { ok: false, error: p };
       if (op.op === 'add' && !d.order.includes(sid) && !Object.hasOwn(d.sections, sid)) {
         ops.push({ op: { op: 'add', path: '/order/-', value: sid }, segs: ['order', '-'], from: null });
@@ -189,30 +352,31 @@ export function repairOp(d: Draft, op: Op, segs: string[], from: string[] | null
       }
       repairComponent(value, catalog, path, notes);
     } else if (s.length === 5 && s[2] === 'components' && s[4] === 'props') {
-      const c = d.sections[sid]?.components[s[3]!];
-      const entry = c ? catalog.getEntry(c.component) : undefined;
+      const c = lookup(d, s.slice(0, 4));
+      const entry = isObj(c) && typeof c['component'] === 'string' ? catalog.getEntry(c['component']) : undefined;
       if (entry) repairProps(entry, value, path, notes);
     }
   }
   if (s[0] === 'sections' && hasValue && s.length === 5 && s[2] === 'components' && s[4] === 'component' && typeof value === 'string') {
     if (!catalog.getEntry(value)) {
-      const snapped = nearest(value, catalog.componentNames, 2);
+      const snapped = snapName(value, catalog.componentNames, 2);
       if (snapped !== null) {
         (out as { value: Json }).value = snapped;
         notes.push({ rule: 'snapped_name', path, message: `"${value}" is not in the catalog; snapped to "${snapped}"` });
       } else notes.push({ rule: 'unknown_component', path, message: `"${value}" is not in the catalog; kept and shown as a placeholder` });
     }
   }
-  if (s[0] === 'sections' && hasValue && s.length === 6 && s[2] === 'components' && s[4] === 'props' && typeof value === 'string') {
-    const c = d.sections[s[1]!]?.components[s[3]!];
-    const entry = c ? catalog.getEntry(c.component) : undefined;
-    const ps = entry ? (entry.props['properties'] as Record<string, JSONSchema>)[s[5]!] : undefined;
-    if (entry && ps && Object.hasOwn(entry.props['properties'] as object, s[5]!)) {
-      const snapped = snapEnum(ps, value);
+  if (s[0] === 'sections' && hasValue && s.length === 6 && s[2] === 'components' && s[4] === 'props') {
+    const c = lookup(d, s.slice(0, 4));
+    const entry = isObj(c) && typeof c['component'] === 'string' ? catalog.getEntry(c['component']) : undefined;
+    const ps = entry && Object.hasOwn(entry.props['properties'] as object, s[5]!) ? (entry.props['properties'] as Record<string, JSONSchema>)[s[5]!] : undefined;
+    if (entry && ps) {
+      const snapped = typeof value === 'string' ? snapEnum(ps, value) : null;
       if (snapped !== null) {
         (out as { value: Json }).value = snapped;
         notes.push({ rule: 'snapped_name', path, message: `"${value}" is not a value of ${entry.name}.${s[5]}; snapped to "${snapped}"` });
       }
+      (out as { value: Json }).value = conformValue(ps, (out as { value: Json }).value, path, notes);
     }
   }
   // Removing a section takes it out of order too.
@@ -223,5 +387,5 @@ export function repairOp(d: Draft, op: Op, segs: string[], from: string[] | null
       notes.push({ rule: 'rewrote_path', path: `/order/${i}`, message: `section "${s[1]}" removed from order too` });
     }
   }
-  return { ok: true, ops, notes };
+  return { ok: true, ops, notes, left };
 }
