@@ -4,7 +4,7 @@
 // held (chains of steps for at most 3 surfaces) and written with the step that completes it; what still waits at the end of a round is sent and refused.
 // Refusals go back to the model for at most `maxFeedbackRounds` rounds; budgets are enforced.
 import { randomUUID } from 'node:crypto';
-import { HOLDABLE_RULES, applyOpsUnchecked, applyStep } from '@weft/core';
+import { HOLDABLE_RULES, applyOpsUnchecked, applyStep, readingOrder } from '@weft/core';
 import type { Draft, Note, Refusal } from '@weft/core';
 import { StepReader } from '@weft/interop';
 import type { ChatMessage, Complete } from './model-client.ts';
@@ -52,21 +52,31 @@ export interface BuildOptions {
 
 interface Pending { rec: StepRecord }
 
-/** A compact view of the draft for the model: sections and component ids, not whole props. */
+/** A compact view of the draft for the model: sections and component ids in reading order (the
+ *  order `/components/<n>` counts in), not whole props. */
 export function draftSummary(d: Draft): string {
   if (d.order.length === 0) return 'The draft is empty.';
   return d.order.map((sid) => {
-    const s = d.sections[sid];
+    const s = Object.hasOwn(d.sections, sid) ? d.sections[sid] : undefined;
     if (!s) return `- ${sid}: (missing)`;
-    return `- /sections/${sid}: ${Object.values(s.components).map((c) => `${c.id}:${c.component}`).join(', ')}`;
+    return `- /sections/${sid}: ${readingOrder(s).map((id) => `${id}:${s.components[id]!.component}`).join(', ')}`;
   }).join('\n');
 }
 
-export function feedback(refused: StepRecord[]): string {
+const MAX_REPAIR_LINES = 8;
+
+/** What goes back to the model after a round: each refusal with its pointer, rule and fix, and
+ *  (briefly) the repairs made, so its next steps are written right. */
+export function feedback(refused: StepRecord[], repaired: StepRecord[] = []): string {
   const lines = refused.slice(0, 20).flatMap((s) => s.status === 'unreadable'
     ? [`- an object you sent could not be read: ${s.message ?? ''}`]
     : s.refused.map((r) => `- ${r.path} (${r.rule}): ${r.message}`));
-  return `Some steps were refused:\n${lines.join('\n')}\nThe other steps are in the draft. Send only corrected steps, one JSON object per line. A new surface carries its "root" component in the same step.`;
+  // Order kept in step with sections is what the prompt promises, not a mistake to point out.
+  const notes = repaired.flatMap((s) => s.repairs).filter((n) => !(n.rule === 'rewrote_path' && n.path.startsWith('/order')));
+  const fixed = notes.slice(0, MAX_REPAIR_LINES).map((n) => `- ${n.path} (${n.rule}): ${n.message.slice(0, 160)}`);
+  if (notes.length > MAX_REPAIR_LINES) fixed.push(`- … and ${notes.length - MAX_REPAIR_LINES} more`);
+  const repairs = fixed.length > 0 ? `\nRepaired and kept (write it this way next time):\n${fixed.join('\n')}` : '';
+  return `Some steps were refused:\n${lines.join('\n')}${repairs}\nThe other steps are in the draft. Send only corrected steps, one JSON object per line. A new surface carries its "root" component in the same step.`;
 }
 
 /** The surface a step is about (its first op under /sections/<sid>), '' for other paths. */
@@ -211,7 +221,8 @@ export async function buildFromBrief(o: BuildOptions): Promise<BuildReport> {
         break;
       }
       messages.push({ role: 'assistant', content: answer });
-      messages.push({ role: 'user', content: noObject && bad.length === 0 ? reader.errors[0]!.message : `${feedback(bad)}\n\nThe draft now:\n${draftSummary(mirror)}` });
+      const repaired = steps.slice(from).filter((s) => s.repairs.length > 0);
+      messages.push({ role: 'user', content: noObject && bad.length === 0 ? reader.errors[0]!.message : `${feedback(bad, repaired)}\n\nThe draft now:\n${draftSummary(mirror)}` });
     }
   } catch (e) {
     if ((e as { code?: string }).code === 'BUDGET_EXCEEDED') stoppedBy = 'budget';

@@ -27,7 +27,7 @@ export type { ActionSpec } from './actions.ts';
 export { ACTION_SPECS, checkAction } from './actions.ts';
 export { validateDraft, validateSurface, checkSurfaceTree, checkOrder, checkData, checkSectionShell, checkComponentShape, HOLDABLE_RULES } from './invariants.ts';
 export type { PreparedOp } from './repair.ts';
-export { repairOp, repairComponent, repairProps, snapEnum } from './repair.ts';
+export { readingOrder, repairOp, repairComponent, repairProps, snapEnum } from './repair.ts';
 export { applyOp, applyOpsUnchecked, invertOp } from './apply.ts';
 export type { StepOptions, StepResult } from './pipeline.ts';
 export { applyStep, checkOpShape } from './pipeline.ts';

@@ -297,6 +297,16 @@ export function repairOp(d: Draft, op: Op, segs: string[], from: string[] | null
     kind = 'add';
     notes.push({ rule: 'rewrote_op', path: op.path, message: `"${s.at(-1)}" does not exist yet; the replace was applied as add` });
   }
+  // Appending to a children list that is not there yet creates it.
+  let val = value;
+  if (kind === 'add' && s[0] === 'sections' && s.length === 6 && s[2] === 'components' && s[4] === 'children' && s[5] === '-') {
+    const c = lookup(d, s.slice(0, 4));
+    if (isObj(c) && c['children'] === undefined) {
+      s = s.slice(0, 5);
+      val = [value!];
+      notes.push({ rule: 'rewrote_op', path: op.path, message: `"${s[3]}" had no children list; created it with ${JSON.stringify(value)}` });
+    }
+  }
   // Adding a section already appends it to order: a later add of the same id changes nothing.
   if (kind === 'add' && s.length === 2 && s[0] === 'order' && s[1] === '-' && typeof value === 'string' && d.order.includes(value)) {
     notes.push({ rule: 'rewrote_op', path: op.path, message: `"${value}" is already in order (adding a section appends it); nothing to do` });
@@ -333,7 +343,7 @@ export function repairOp(d: Draft, op: Op, segs: string[], from: string[] | null
   if (op.op === 'move' || op.op === 'copy') out = { op: op.op, from: fromPath!, path };
   else if (op.op === 'remove') out = { op: 'remove', path };
   else if (op.op === 'test') out = { op: 'test', path, value: op.value };
-  else out = { op: kind as 'add' | 'replace', path, value: value! };
+  else out = { op: kind as 'add' | 'replace', path, value: val! };
   const ops: PreparedOp[] = [{ op: out, segs: s, from: f }];
 
   if (s[0] === 'sections' && hasValue && isObj(value)) {
