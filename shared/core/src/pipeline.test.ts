@@ -1,25 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { heroDraft } from '../test/fixtures.ts';
-import { applyOpsUnchecked, invertOp } from './apply.ts';
-import type { Draft, Op } from './draft.ts';
-import { validateDraft } from './invariants.ts';
-import { applyStep } from './pipeline.ts';
+import { checkedStep as step, heroDraft } from '../test/fixtures.ts';
+import { invertOp } from './apply.ts';
+import type { Op } from './draft.ts';
 
 const H = '/sections/hero/components';
-function step(ops: unknown[], d: Draft = heroDraft(), opts = {}) {
-  const before = structuredClone(d);
-  const r = applyStep(d, ops, opts);
-  expect(validateDraft(d).refusals).toEqual([]);
-  // [PL-inverse] every step is undone exactly by its inverse.
-  const after = structuredClone(d);
-  const u = applyOpsUnchecked(d, r.inverse);
-  expect(u.ok).toBe(true);
-  expect(d).toEqual(before);
-  expect(d.order).toEqual(before.order);
-  applyOpsUnchecked(d, r.applied);
-  expect(d).toEqual(after);
-  return { ...r, d };
-}
 
 describe('applyStep: apply and refuse', () => {
   it('[PL1] applies valid ops in order and reports them as applied', () => {
