@@ -1,6 +1,6 @@
 // The op pipeline (RFC §6): shape → pointer safety → policy → repair → apply to the mutable
 // draft → validate only what the op touched → keep, hold, or undo and refuse. Mutates in place.
-import { applyParsed } from './apply.ts';
+import { applyOpsUnchecked, applyParsed } from './apply.ts';
 import { defaultCatalog } from './catalog/catalog.ts';
 import type { Catalog } from './catalog/types.ts';
 import { checkCondition } from './conditions.ts';
@@ -223,9 +223,13 @@ function applyPrepared(d: Draft, p: Prepared, undo: Op[][], checks: Check[]): Pr
 /** Runs each distinct check once. */
 function validate(d: Draft, checks: readonly Check[], catalog: Catalog): Problem[] {
   const problems: Problem[] = [];
+  if (checks.length === 1) {
+    runCheck(d, checks[0]!, catalog, problems);
+    return problems;
+  }
   const seen = new Set<string>();
   for (const c of checks) {
-    const key = checks.length === 1 ? '' : JSON.stringify(c);
+    const key = JSON.stringify(c);
     if (seen.has(key)) continue;
     seen.add(key);
     runCheck(d, c, catalog, problems);
@@ -379,13 +383,10 @@ export function applyStep(draft: Draft, ops: unknown[], opts: StepOptions = {}):
     refused.push({ code: 'VALIDATION_FAILED', rule: 'invalid_op', path: '', message: 'a step is an array of ops', index: 0 });
     return { applied, inverse: [], notes, refused };
   }
-  // The policy is asked once per op, though the whole-step try may prepare an op twice.
-  const asked = new Map<number, Refusal | null>();
-  const policy: Policy | undefined = opts.policy ? (op, i) => (asked.has(i) ? asked.get(i)! : asked.set(i, opts.policy!(op, i)).get(i)!) : undefined;
-  if (ops.length > 1 && maxHeld > 0) {
-    const whole = applyWhole(draft, ops, catalog, policy);
-    if (whole) return whole;
-  }
+  // The policy is asked once per op, though the whole-step try prepares an op a second time.
+  const given = opts.policy;
+  const asked = given ? new Map<number, Refusal | null>() : null;
+  const policy: Policy | undefined = given && asked ? (op, i) => (asked.has(i) ? asked.get(i)! : asked.set(i, given(op, i)).get(i)!) : undefined;
 
   for (let index = 0; index < ops.length; index++) {
     const prep = prepare(draft, ops[index], index, catalog, policy);
@@ -452,5 +453,30 @@ export function applyStep(draft: Draft, ops: unknown[], opts: StepOptions = {}):
   refused.sort((a, b) => a.index - b.index);
   const inverse: Op[] = [];
   for (let i = undoStack.length - 1; i >= 0; i--) inverse.push(...undoStack[i]!);
-  return { applied, inverse, notes, refused };
+  const byOp: StepResult = { applied, inverse, notes, refused };
+  // Op by op refused what the whole step might put right (links, a type change then its props):
+  // try it as one; keep that if it passes, else the op-by-op result (re-applied as it was).
+  if (ops.length > 1 && maxHeld > 0 && wholeMayHelp(refused, ops)) {
+    applyOpsUnchecked(draft, inverse);
+    const whole = applyWhole(draft, ops, catalog, policy);
+    if (whole) return whole;
+    applyOpsUnchecked(draft, applied);
+  }
+  return byOp;
+}
+
+/** Whether a refusal could be the order of the step's ops: a link that waited in vain, or props
+ *  refused on a component another op of the step also changes. Clean steps never pay twice. */
+function wholeMayHelp(refused: readonly Refusal[], ops: readonly unknown[]): boolean {
+  return refused.some((r) => {
+    if (HOLDABLE_RULES.has(r.rule)) return true;
+    const m = r.rule === 'invalid_props' ? /^\/sections\/[^/]+\/components\/[^/]+/.exec(r.path) : null;
+    if (!m) return false;
+    let n = 0;
+    for (const o of ops) {
+      const p = o !== null && typeof o === 'object' ? (o as { path?: unknown }).path : undefined;
+      if (typeof p === 'string' && (p === m[0] || p.startsWith(`${m[0]}/`))) n++;
+    }
+    return n > 1;
+  });
 }

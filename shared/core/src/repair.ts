@@ -181,12 +181,15 @@ function rewriteComponentIndex(d: Draft, segs: string[], notes: Problem[], origi
 
 /** camelCase / snake_case ids in kebab-case, in a path (section and component segments). */
 function kebabPath(segs: string[], renames: Map<string, string>): string[] {
+  if (segs[0] !== 'sections') return segs;
   let out = segs;
-  for (const i of segs[0] === 'sections' ? [1, segs[2] === 'components' ? 3 : -1] : []) {
-    const k = i > 0 && segs[i] !== undefined && !isValidId(segs[i]) ? kebabId(segs[i]!) : null;
+  for (const i of [1, 3]) {
+    const seg = segs[i];
+    if (seg === undefined || (i === 3 && segs[2] !== 'components') || isValidId(seg)) continue;
+    const k = kebabId(seg);
     if (k === null) continue;
     if (out === segs) out = [...segs];
-    renames.set(segs[i]!, k);
+    renames.set(seg, k);
     out[i] = k;
   }
   return out;
@@ -227,12 +230,12 @@ function kebabValue(s: readonly string[], v: Json, renames: Map<string, string>)
   return v;
 }
 
-/** The value at `segs` in the draft, own properties only (undefined when absent). */
-function lookup(d: Draft, segs: readonly string[]): Json | undefined {
+/** The value at the first `n` segments in the draft, own properties only (undefined when absent). */
+function lookup(d: Draft, segs: readonly string[], n = segs.length): Json | undefined {
   let cur: unknown = d;
-  for (const k of segs) {
-    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, k)) return undefined;
-    cur = (cur as Record<string, unknown>)[k];
+  for (let i = 0; i < n; i++) {
+    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, segs[i]!)) return undefined;
+    cur = (cur as Record<string, unknown>)[segs[i]!];
   }
   return cur as Json;
 }
@@ -291,36 +294,34 @@ export function repairOp(d: Draft, op: Op, segs: string[], from: string[] | null
   if (renames.size > 0) {
     notes.push({ rule: 'renamed_id', path: op.path, message: `ids are kebab-case: ${[...renames].map(([a, b]) => `"${a}" read as "${b}"`).join(', ')}` });
   }
+  // The component a path into one names (props, children…), looked up once.
+  const comp = s[0] === 'sections' && s[2] === 'components' && s.length >= 5 ? lookup(d, s, 4) : undefined;
+  const compEntry = isObj(comp) && typeof comp['component'] === 'string' ? catalog.getEntry(comp['component']) : undefined;
+  // A prop written under an alias in the path (…/props/text of a Button) means the catalog's name.
+  if (hasValue && compEntry && s.length === 6 && s[4] === 'props' && !Object.hasOwn(compEntry.props['properties'] as object, s[5]!) && Object.hasOwn(compEntry.aliases, s[5]!)) {
+    const to = compEntry.aliases[s[5]!]!;
+    s = [...s.slice(0, 5), to];
+    notes.push({ rule: 'renamed_prop', path: op.path, message: `${compEntry.name} has no prop "${segs[5]}"; read as "${to}"` });
+  }
   let kind = op.op;
   // A replace of a member that is not there yet means add.
-  if (kind === 'replace' && s[0] === 'sections' && s.length >= 3 && isObj(lookup(d, s.slice(0, -1))) && lookup(d, s) === undefined) {
+  const parent = kind !== 'replace' || s[0] !== 'sections' || s.length < 3 ? undefined
+    : s.length === 6 && s[4] === 'props' && isObj(comp) ? comp['props'] : lookup(d, s, s.length - 1);
+  if (isObj(parent) && !Object.hasOwn(parent, s.at(-1)!)) {
     kind = 'add';
     notes.push({ rule: 'rewrote_op', path: op.path, message: `"${s.at(-1)}" does not exist yet; the replace was applied as add` });
   }
   // Appending to a children list that is not there yet creates it.
   let val = value;
-  if (kind === 'add' && s[0] === 'sections' && s.length === 6 && s[2] === 'components' && s[4] === 'children' && s[5] === '-') {
-    const c = lookup(d, s.slice(0, 4));
-    if (isObj(c) && c['children'] === undefined) {
-      s = s.slice(0, 5);
-      val = [value!];
-      notes.push({ rule: 'rewrote_op', path: op.path, message: `"${s[3]}" had no children list; created it with ${JSON.stringify(value)}` });
-    }
+  if (kind === 'add' && isObj(comp) && s.length === 6 && s[4] === 'children' && s[5] === '-' && comp['children'] === undefined) {
+    s = s.slice(0, 5);
+    val = [value!];
+    notes.push({ rule: 'rewrote_op', path: op.path, message: `"${s[3]}" had no children list; created it with ${JSON.stringify(value)}` });
   }
   // Adding a section already appends it to order: a later add of the same id changes nothing.
   if (kind === 'add' && s.length === 2 && s[0] === 'order' && s[1] === '-' && typeof value === 'string' && d.order.includes(value)) {
     notes.push({ rule: 'rewrote_op', path: op.path, message: `"${value}" is already in order (adding a section appends it); nothing to do` });
     return { ok: true, ops: [], notes, left };
-  }
-  // A prop written under an alias in the path (…/props/text of a Button) means the catalog's name.
-  if (hasValue && s[0] === 'sections' && s.length === 6 && s[2] === 'components' && s[4] === 'props') {
-    const c = lookup(d, s.slice(0, 4));
-    const entry = isObj(c) && typeof c['component'] === 'string' ? catalog.getEntry(c['component']) : undefined;
-    const to = entry && !Object.hasOwn(entry.props['properties'] as object, s[5]!) && Object.hasOwn(entry.aliases, s[5]!) ? entry.aliases[s[5]!]! : undefined;
-    if (to !== undefined) {
-      s = [...s.slice(0, 5), to];
-      notes.push({ rule: 'renamed_prop', path: op.path, message: `${entry!.name} has no prop "${segs[5]}"; read as "${to}"` });
-    }
   }
   // "/sections/-" with a section value.
   if (op.op === 'add' && s[0] === 'sections' && s.length === 2 && s[1] === '-') {
@@ -362,9 +363,7 @@ export function repairOp(d: Draft, op: Op, segs: string[], from: string[] | null
       }
       repairComponent(value, catalog, path, notes);
     } else if (s.length === 5 && s[2] === 'components' && s[4] === 'props') {
-      const c = lookup(d, s.slice(0, 4));
-      const entry = isObj(c) && typeof c['component'] === 'string' ? catalog.getEntry(c['component']) : undefined;
-      if (entry) repairProps(entry, value, path, notes);
+      if (compEntry) repairProps(compEntry, value, path, notes);
     }
   }
   if (s[0] === 'sections' && hasValue && s.length === 5 && s[2] === 'components' && s[4] === 'component' && typeof value === 'string') {
@@ -377,8 +376,7 @@ export function repairOp(d: Draft, op: Op, segs: string[], from: string[] | null
     }
   }
   if (s[0] === 'sections' && hasValue && s.length === 6 && s[2] === 'components' && s[4] === 'props') {
-    const c = lookup(d, s.slice(0, 4));
-    const entry = isObj(c) && typeof c['component'] === 'string' ? catalog.getEntry(c['component']) : undefined;
+    const entry = compEntry;
     const ps = entry && Object.hasOwn(entry.props['properties'] as object, s[5]!) ? (entry.props['properties'] as Record<string, JSONSchema>)[s[5]!] : undefined;
     if (entry && ps) {
       const snapped = typeof value === 'string' ? snapEnum(ps, value) : null;
