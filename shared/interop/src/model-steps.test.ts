@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NO_STEP_MESSAGE, readModelSteps, StepReader } from './model-steps.ts';
 import { parseLenient } from './lenient-json.ts';
@@ -152,6 +153,23 @@ describe('readModelSteps: what models write besides JSON Lines (issue 19)', () =
     expect(r.errors).toEqual([]);
     expect(r.steps).toEqual([{ ops: [op] }]);
     expect(r.prose).toContain('Each question looks like {"id":"q1","component":"Disclosure"}, under the Accordion.');
+  });
+
+  it('hostile answers: never throws, the same steps whole or in chunks, no prototype keys (fuzzed)', () => {
+    const bits = ['```surface {"id":"s"}', '```', '~~~surface', '<think>', '</think>', '{"ops":', '{"op":"add","path":"/sections/s"}', '[', ']', '{', '}', '"', '\\', ',',
+      '{"id":"root","component":"Stack"}', '{"id":"__proto__","component":"Stack"}', '{"__proto__":{"polluted":1}}', '{"data":{"constructor":1}}', 'prose ', '\n', '\n', ' '];
+    fc.assert(fc.property(fc.array(fc.constantFrom(...bits), { maxLength: 40 }), fc.integer({ min: 1, max: 9 }), (parts, size) => {
+      const text = parts.join('');
+      const whole = readModelSteps(text);
+      const r = new StepReader();
+      const seen: unknown[] = [];
+      for (let i = 0; i < text.length; i += size) seen.push(...r.push(text.slice(i, i + size)));
+      seen.push(...r.end());
+      expect(seen).toEqual(whole.steps);
+      expect(r.errors).toEqual(whole.errors);
+      for (const st of whole.steps) if ('ops' in st) expect(Array.isArray(st.ops)).toBe(true);
+      expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    }), { numRuns: 500 });
   });
 
   it('a non-step object on its own line is still an error', () => {
