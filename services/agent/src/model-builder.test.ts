@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { emptyDraft } from '@weft/core';
+import { defaultCatalog, emptyDraft } from '@weft/core';
+import { loadCases } from '../bench/brief-cases.ts';
+import { scopedBrief } from './brief-request.ts';
 import { loadCorpus, mismatches, replayModel } from '../test/corpus.ts';
 import { buildFromBrief, draftSummary } from './model-builder.ts';
 import { parseModelConfig } from './model-config.ts';
@@ -29,6 +31,29 @@ describe('model-driven builder', () => {
     }
     expect(steps).toBeGreaterThanOrEqual(40);
     expect(accepted / steps).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('the independent briefs corpus (6 briefs × 4 styles): ≥ 95 % of steps written, ≥ 22/24 pages as briefed, every refusal with pointer and fix', async () => {
+    let steps = 0;
+    let accepted = 0;
+    let asBriefed = 0;
+    const cases = loadCases((n) => defaultCatalog.getEntry(n) !== undefined);
+    expect(cases).toHaveLength(24);
+    for (const c of cases) {
+      const d = emptyDraft(c.brief.id);
+      for (const s of c.brief.seed) {
+        d.sections[s.id] = structuredClone(s);
+        d.order.push(s.id);
+      }
+      const t = new LocalBuildTransport(d);
+      const report = await buildFromBrief({ brief: scopedBrief(c.brief.text, d, c.brief.scope), transport: t, complete: replayModel([...c.answers, '{"done":true}']), systemPrompt: catalogPromptText() });
+      steps += report.steps.length;
+      accepted += report.steps.filter((s) => s.status === 'applied' || s.status === 'repaired').length;
+      if (c.brief.check(t.doc).length === 0) asBriefed++;
+      for (const r of report.steps.flatMap((s) => s.refused)) expect(r).toMatchObject({ code: 'VALIDATION_FAILED', path: expect.stringMatching(/^\//), message: expect.stringMatching(/; |: /) });
+    }
+    expect(accepted / steps).toBeGreaterThanOrEqual(0.95);
+    expect(asBriefed).toBeGreaterThanOrEqual(22);
   });
 
   it('sends refusals back with their pointers and stops after the allowed rounds', async () => {
