@@ -318,10 +318,13 @@ export function repairOp(d: Draft, op: Op, segs: string[], from: string[] | null
     val = [value!];
     notes.push({ rule: 'rewrote_op', path: op.path, message: `"${s[3]}" had no children list; created it with ${JSON.stringify(value)}` });
   }
-  // Adding a section already appends it to order: a later add of the same id changes nothing.
+  // Adding a section already appends it to order: a later add of the same id changes nothing. It
+  // becomes a test that it is there, so the step still applies (a Yjs door then brings a peer's
+  // doc, which did append it, back to the draft, as for any repaired step).
   if (kind === 'add' && s.length === 2 && s[0] === 'order' && s[1] === '-' && typeof value === 'string' && d.order.includes(value)) {
+    const at = d.order.indexOf(value);
     notes.push({ rule: 'rewrote_op', path: op.path, message: `"${value}" is already in order (adding a section appends it); nothing to do` });
-    return { ok: true, ops: [], notes, left };
+    return { ok: true, ops: [{ op: { op: 'test', path: `/order/${at}`, value }, segs: ['order', String(at)], from: null }], notes, left };
   }
   // "/sections/-" with a section value.
   if (op.op === 'add' && s[0] === 'sections' && s.length === 2 && s[1] === '-') {
