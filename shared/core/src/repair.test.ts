@@ -170,3 +170,26 @@ describe('conformValue (fuzzed)', () => {
     }), { numRuns: 400 });
   });
 });
+
+describe('the repairs under random steps (fuzzed)', () => {
+  // Ops in the shapes models write: camelCase ids, positions, aliases, inline props, quoted numbers.
+  const anyOp = fc.oneof(
+    fc.record({ op: fc.constantFrom('add', 'replace'), path: fc.constantFrom('/sections/newOne', '/sections/new_one', '/sections/1'), value: fc.constantFrom(
+      { id: 'newOne', components: { root: { id: 'root', component: 'Stack', children: ['bigTitle'] }, bigTitle: { id: 'bigTitle', component: 'heading', text: 'x', level: '2' } } },
+      { id: 'newOne', components: [{ id: 'root', component: 'Row', children: ['i'] }, { id: 'i', component: 'Icon', props: { name: 'nope' } }] },
+      { id: 'new_one', components: {} },
+    ) }),
+    fc.record({ op: fc.constantFrom('add', 'replace', 'remove'), path: fc.constantFrom('/sections/0/components/1/props/text', '/sections/hero/components/2', '/sections/newOne/components/bigTitle/props/level', `${H}/price/props/size`, `${H}/go/props/text`, `${H}/root/children/-`, '/order/-'), value: fc.constantFrom('3', 'lg', 'newOne', 'go', 'hero', 7) }),
+    fc.record({ op: fc.constant('add'), path: fc.constantFrom(`${H}/go`, '/sections/newOne/components/kpiRow'), value: fc.constantFrom({ id: 'go', component: 'Button', text: 'Go' }, { id: 'kpiRow', component: 'row', props: { gap: 'Large' } }, { id: 'go', component: 'PricingTable', plans: [{ name: 'a', price: { monthly: '1', yearly: '2' }, extra: 1 }] }) }),
+  );
+  it('never leave an invalid draft; the inverse restores it exactly; every applied repair is noted', () => {
+    fc.assert(fc.property(fc.array(fc.array(anyOp, { minLength: 1, maxLength: 6 }), { maxLength: 4 }), (steps) => {
+      let d = heroDraft();
+      for (const ops of steps) {
+        const r = step(structuredClone(ops), d);
+        for (const n of r.notes) expect(n.path).toMatch(/^\//);
+        d = r.d;
+      }
+    }), { numRuns: 300 });
+  });
+});
