@@ -4,10 +4,10 @@
 // Bindings and calls are left alone: they are checked, not repaired.
 import type { JSONSchema } from './catalog/types.ts';
 import type { Json, JsonObject } from './draft.ts';
+import { isJsonObject } from './json.ts';
 import { escapeSegment } from './pointer.ts';
 import type { Problem } from './problem.ts';
 
-const isObj = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
 const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?$/;
 const MAX_DEPTH = 8;
 
@@ -15,7 +15,7 @@ const MAX_DEPTH = 8;
 export function conformValue(schema: JSONSchema, v: Json, at: string, notes: Problem[], depth = 0): Json {
   if (depth > MAX_DEPTH) return v;
   if (schema['x-bindable'] === true && Array.isArray(schema['anyOf'])) {
-    if (isObj(v) && (Object.hasOwn(v, 'path') || Object.hasOwn(v, 'call'))) return v;
+    if (isJsonObject(v) && (Object.hasOwn(v, 'path') || Object.hasOwn(v, 'call'))) return v;
     return conformValue(schema['anyOf'][0] as JSONSchema, v, at, notes, depth + 1);
   }
   const t = schema['type'];
@@ -32,11 +32,11 @@ export function conformValue(schema: JSONSchema, v: Json, at: string, notes: Pro
     }
     return v;
   }
-  if (Array.isArray(v) && isObj(schema['items'])) {
+  if (Array.isArray(v) && isJsonObject(schema['items'])) {
     for (let i = 0; i < v.length; i++) v[i] = conformValue(schema['items'] as JSONSchema, v[i]!, `${at}/${i}`, notes, depth + 1);
     return v;
   }
-  if (isObj(v) && isObj(schema['properties'])) {
+  if (isJsonObject(v) && isJsonObject(schema['properties'])) {
     const props = schema['properties'] as Record<string, JSONSchema>;
     for (const k of Object.keys(v)) {
       if (Object.hasOwn(props, k)) v[k] = conformValue(props[k]!, v[k]!, `${at}/${escapeSegment(k)}`, notes, depth + 1);

@@ -9,7 +9,7 @@ import { foldName, snapName } from './distance.ts';
 import type { Json } from './draft.ts';
 import { kebabId } from './limits.ts';
 import type { Problem } from './problem.ts';
-import { readingOrder } from './repair.ts';
+import { readingOrder } from './repair-paths.ts';
 import { conformValue } from './repair-values.ts';
 
 const H = '/sections/hero/components';

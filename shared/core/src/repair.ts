@@ -5,11 +5,12 @@
 // list-form paths and camelCase ids, and keep order in step with sections.
 import type { Catalog, CatalogEntry, JSONSchema } from './catalog/types.ts';
 import { snapName } from './distance.ts';
-import type { Draft, Json, JsonObject, Op, Section } from './draft.ts';
-import { cloneJson } from './json.ts';
-import { isValidId, kebabId } from './limits.ts';
+import type { Draft, Json, JsonObject, Op } from './draft.ts';
+import { cloneJson, isJsonObject } from './json.ts';
+import { isValidId } from './limits.ts';
 import { arrayIndex, escapeSegment, formatPointer } from './pointer.ts';
 import type { Problem } from './problem.ts';
+import { kebabPath, kebabValue, lookup, rewriteComponentIndex, rewriteSectionIndex } from './repair-paths.ts';
 import { conformValue } from './repair-values.ts';
 
 /** An op ready to apply: pointers parsed, repairs done. */
@@ -18,8 +19,6 @@ export interface PreparedOp {
   segs: string[];
   from: string[] | null;
 }
-
-const isObj = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Renames aliases, snaps enum values, conforms values, drops unknown props and fills required
  *  ones, in place. Aliases come first, so a fill never hides a prop sent under another name. */
@@ -85,7 +84,7 @@ export function repairComponent(c: JsonObject, catalog: Catalog, at: string, not
   const known = entry.props['properties'] as Record<string, JSONSchema>;
   for (const k of Object.keys(c)) {
     if (COMPONENT_KEYS.has(k) || !(Object.hasOwn(known, k) || Object.hasOwn(entry.aliases, k))) continue;
-    if (!isObj(c['props'])) c['props'] = {};
+    if (!isJsonObject(c['props'])) c['props'] = {};
     const props = c['props'] as JsonObject;
     if (!Object.hasOwn(props, k)) props[k] = c[k]!;
     delete c[k];
@@ -96,14 +95,14 @@ export function repairComponent(c: JsonObject, catalog: Catalog, at: string, not
     c['props'] = {};
   }
   const props = c['props'];
-  if (isObj(props)) repairProps(entry, props, `${at}/props`, notes);
+  if (isJsonObject(props)) repairProps(entry, props, `${at}/props`, notes);
 }
 
 /** A section value: list-form components become the id-keyed map; every component repaired. A
  *  leaf whose props still fail (an icon not in the set) is left out and refused on its own in
  *  `left`, so it does not refuse the whole section it sits in. */
 function repairSectionValue(v: Json, sid: string, catalog: Catalog, at: string, notes: Problem[], left: Problem[]): Problem | null {
-  if (!isObj(v)) return null;
+  if (!isJsonObject(v)) return null;
   if (v['id'] === undefined) {
     v['id'] = sid;
     notes.push({ rule: 'filled_required', path: `${at}/id`, message: `section id filled from the path: "${sid}"` });
@@ -123,7 +122,7 @@ function repairSectionValue(v: Json, sid: string, catalog: Catalog, at: string, 
     const map: JsonObject = {};
     for (let i = 0; i < list.length; i++) {
       const c = list[i];
-      const id = isObj(c) ? c['id'] : undefined;
+      const id = isJsonObject(c) ? c['id'] : undefined;
       if (!isValidId(id)) return { rule: 'invalid_id', path: `${at}/components/${i}`, message: `component ${i} of section "${sid}" needs an "id" matching [a-z][a-z0-9-]{0,40}` };
       if (Object.hasOwn(map, id)) return { rule: 'duplicate_id', path: `${at}/components/${i}`, message: `component id "${id}" is used twice in section "${sid}"; ids are unique per surface` };
       map[id] = c!;
@@ -132,10 +131,10 @@ function repairSectionValue(v: Json, sid: string, catalog: Catalog, at: string, 
     notes.push({ rule: 'rewrote_path', path: `${at}/components`, message: `components given as a list were keyed by id (components is a map: {"root": {...}, ...})` });
   }
   const comps = v['components'];
-  if (isObj(comps)) {
+  if (isJsonObject(comps)) {
     for (const id of Object.keys(comps)) {
       const c = comps[id];
-      if (!isObj(c)) continue;
+      if (!isJsonObject(c)) continue;
       const cat = `${at}/components/${escapeSegment(id)}`;
       repairComponent(c, catalog, cat, notes);
       const leaf = !Array.isArray(c['children']) || c['children'].length === 0;
@@ -143,114 +142,11 @@ function repairSectionValue(v: Json, sid: string, catalog: Catalog, at: string, 
       if (!bad) continue;
       delete comps[id];
       for (const other of Object.values(comps)) {
-        if (isObj(other) && Array.isArray(other['children'])) other['children'] = other['children'].filter((x) => x !== id);
+        if (isJsonObject(other) && Array.isArray(other['children'])) other['children'] = other['children'].filter((x) => x !== id);
       }
       left.push({ ...bad, message: `${bad.message}. "${id}" was left out of section "${sid}" and the rest written: add it again with valid props` });
     }
   }
-  return null;
-}
-
-/** Component ids in reading order (depth first from root, as the draft summary lists them),
- *  then any not in the tree: what a model means by `/components/<n>`. */
-export function readingOrder(s: Section): string[] {
-  const out: string[] = [];
-  const seen = new Set<string>();
-  const walk = (id: string, depth: number): void => {
-    if (seen.has(id) || depth > 64 || !Object.hasOwn(s.components, id)) return;
-    seen.add(id);
-    out.push(id);
-    for (const ch of s.components[id]!.children ?? []) walk(ch, depth + 1);
-  };
-  walk('root', 0);
-  for (const id of Object.keys(s.components)) if (!seen.has(id)) out.push(id);
-  return out;
-}
-
-/** Rewrites `/sections/<sid>/components/<n>/…` (n-th in reading order) to the component's id. */
-function rewriteComponentIndex(d: Draft, segs: string[], notes: Problem[], original: string): Problem | null {
-  const i = arrayIndex(segs[3]!);
-  const s = Object.hasOwn(d.sections, segs[1]!) ? d.sections[segs[1]!] : undefined;
-  if (i < 0 || !s || !isObj(s.components)) return null;
-  const id = readingOrder(s)[i];
-  if (id === undefined) return { rule: 'path_not_found', path: original, message: `section "${segs[1]}" has no component at position ${i}; address components by id: /sections/${segs[1]}/components/<id>` };
-  segs[3] = id;
-  notes.push({ rule: 'rewrote_path', path: original, message: `component position ${i} rewritten to its id: ${formatPointer(segs)}` });
-  return null;
-}
-
-/** camelCase / snake_case ids in kebab-case, in a path (section and component segments). */
-function kebabPath(segs: string[], renames: Map<string, string>): string[] {
-  if (segs[0] !== 'sections') return segs;
-  let out = segs;
-  for (const i of [1, 3]) {
-    const seg = segs[i];
-    if (seg === undefined || (i === 3 && segs[2] !== 'components') || isValidId(seg)) continue;
-    const k = kebabId(seg);
-    if (k === null) continue;
-    if (out === segs) out = [...segs];
-    renames.set(seg, k);
-    out[i] = k;
-  }
-  return out;
-}
-
-const kebab = (id: Json | undefined, renames: Map<string, string>): Json | undefined => {
-  if (typeof id !== 'string' || isValidId(id)) return id;
-  const k = kebabId(id);
-  if (k === null) return id;
-  renames.set(id, k);
-  return k;
-};
-
-function kebabComponent(c: Json | undefined, renames: Map<string, string>): void {
-  if (!isObj(c)) return;
-  if (c['id'] !== undefined) c['id'] = kebab(c['id'], renames)!;
-  if (Array.isArray(c['children'])) c['children'] = c['children'].map((x) => kebab(x, renames)!);
-}
-
-/** The same ids in kebab-case inside the op's value, wherever the path says they are ids. */
-function kebabValue(s: readonly string[], v: Json, renames: Map<string, string>): Json {
-  if (s[0] === 'order') return Array.isArray(v) ? v.map((x) => kebab(x, renames)!) : kebab(v, renames)!;
-  if (s[0] !== 'sections') return v;
-  if (s.length === 2 && isObj(v)) {
-    v['id'] = kebab(v['id'], renames) ?? v['id']!;
-    const comps = v['components'];
-    if (isObj(comps)) {
-      const map: JsonObject = {};
-      for (const [id, c] of Object.entries(comps)) {
-        kebabComponent(c, renames);
-        map[String(kebab(id, renames))] = c;
-      }
-      v['components'] = map;
-    } else if (Array.isArray(comps)) for (const c of comps) kebabComponent(c, renames);
-  }
-  if (s.length === 4 && s[2] === 'components') kebabComponent(v, renames);
-  if (s[2] === 'components' && s[4] === 'children') return s.length === 5 && Array.isArray(v) ? v.map((x) => kebab(x, renames)!) : s.length === 6 ? kebab(v, renames)! : v;
-  return v;
-}
-
-/** The value at the first `n` segments in the draft, own properties only (undefined when absent). */
-function lookup(d: Draft, segs: readonly string[], n = segs.length): Json | undefined {
-  let cur: unknown = d;
-  for (let i = 0; i < n; i++) {
-    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, segs[i]!)) return undefined;
-    cur = (cur as Record<string, unknown>)[segs[i]!];
-  }
-  return cur as Json;
-}
-
-/** Rewrites `/sections/<n>/…` (an index into order) to `/sections/<id>/…`. */
-function rewriteSectionIndex(d: Draft, segs: string[], notes: Problem[], original: string): Problem | null {
-  if (segs[0] !== 'sections' || segs.length < 2) return null;
-  const i = arrayIndex(segs[1]!);
-  if (i < 0) return null;
-  const id = d.order[i];
-  if (id === undefined) {
-    return { rule: 'path_not_found', path: original, message: `there is no section at position ${i} (the page has ${d.order.length}); address sections by id: /sections/<id>` };
-  }
-  segs[1] = id;
-  notes.push({ rule: 'rewrote_path', path: original, message: `section position ${i} rewritten to its id: ${formatPointer(segs)}` });
   return null;
 }
 
@@ -296,7 +192,7 @@ export function repairOp(d: Draft, op: Op, segs: string[], from: string[] | null
   }
   // The component a path into one names (props, children…), looked up once.
   const comp = s[0] === 'sections' && s[2] === 'components' && s.length >= 5 ? lookup(d, s, 4) : undefined;
-  const compEntry = isObj(comp) && typeof comp['component'] === 'string' ? catalog.getEntry(comp['component']) : undefined;
+  const compEntry = isJsonObject(comp) && typeof comp['component'] === 'string' ? catalog.getEntry(comp['component']) : undefined;
   // A prop written under an alias in the path (…/props/text of a Button) means the catalog's name.
   if (hasValue && compEntry && s.length === 6 && s[4] === 'props' && !Object.hasOwn(compEntry.props['properties'] as object, s[5]!) && Object.hasOwn(compEntry.aliases, s[5]!)) {
     const to = compEntry.aliases[s[5]!]!;
@@ -306,14 +202,14 @@ export function repairOp(d: Draft, op: Op, segs: string[], from: string[] | null
   let kind = op.op;
   // A replace of a member that is not there yet means add.
   const parent = kind !== 'replace' || s[0] !== 'sections' || s.length < 3 ? undefined
-    : s.length === 6 && s[4] === 'props' && isObj(comp) ? comp['props'] : lookup(d, s, s.length - 1);
-  if (isObj(parent) && !Object.hasOwn(parent, s.at(-1)!)) {
+    : s.length === 6 && s[4] === 'props' && isJsonObject(comp) ? comp['props'] : lookup(d, s, s.length - 1);
+  if (isJsonObject(parent) && !Object.hasOwn(parent, s.at(-1)!)) {
     kind = 'add';
     notes.push({ rule: 'rewrote_op', path: op.path, message: `"${s.at(-1)}" does not exist yet; the replace was applied as add` });
   }
   // Appending to a children list that is not there yet creates it.
   let val = value;
-  if (kind === 'add' && isObj(comp) && s.length === 6 && s[4] === 'children' && s[5] === '-' && comp['children'] === undefined) {
+  if (kind === 'add' && isJsonObject(comp) && s.length === 6 && s[4] === 'children' && s[5] === '-' && comp['children'] === undefined) {
     s = s.slice(0, 5);
     val = [value!];
     notes.push({ rule: 'rewrote_op', path: op.path, message: `"${s[3]}" had no children list; created it with ${JSON.stringify(value)}` });
@@ -328,14 +224,14 @@ export function repairOp(d: Draft, op: Op, segs: string[], from: string[] | null
   }
   // "/sections/-" with a section value.
   if (op.op === 'add' && s[0] === 'sections' && s.length === 2 && s[1] === '-') {
-    const id = isObj(value) ? value['id'] : undefined;
+    const id = isJsonObject(value) ? value['id'] : undefined;
     if (!isValidId(id)) return { ok: false, error: { rule: 'invalid_id', path: op.path, message: 'a section added at /sections/- needs an "id" matching [a-z][a-z0-9-]{0,40}; better: add it at /sections/<id>' } };
     s = ['sections', id];
     notes.push({ rule: 'rewrote_path', path: op.path, message: `"/sections/-" rewritten to the section's id: /sections/${id}` });
   }
   // "/sections/<sid>/components/-" or ".../<n>" with a component value.
   if (op.op === 'add' && s[0] === 'sections' && s.length === 4 && s[2] === 'components' && (s[3] === '-' || arrayIndex(s[3]!) >= 0)) {
-    const id = isObj(value) ? value['id'] : undefined;
+    const id = isJsonObject(value) ? value['id'] : undefined;
     if (!isValidId(id)) return { ok: false, error: { rule: 'invalid_id', path: op.path, message: 'a component added to a list position needs an "id" matching [a-z][a-z0-9-]{0,40}; components is keyed by id: add at /sections/<sid>/components/<id>' } };
     const before = formatPointer(s);
     s = [...s.slice(0, 3), id];
@@ -350,7 +246,7 @@ export function repairOp(d: Draft, op: Op, segs: string[], from: string[] | null
   else out = { op: kind as 'add' | 'replace', path, value: val! };
   const ops: PreparedOp[] = [{ op: out, segs: s, from: f }];
 
-  if (s[0] === 'sections' && hasValue && isObj(value)) {
+  if (s[0] === 'sections' && hasValue && isJsonObject(value)) {
     const sid = s[1]!;
     if (s.length === 2) {
       const p = repairSectionValue(value, sid, catalog, path, notes, left);
