@@ -172,6 +172,13 @@ describe('readModelSteps: what models write besides JSON Lines (issue 19)', () =
     }), { numRuns: 500 });
   });
 
+  it('a <think> opens a block only at the start of a line; one never closed is an error, not silence', () => {
+    expect(read(`I will <think> about it: {"ops":[${JSON.stringify(op)}]}`).steps).toEqual([{ ops: [op] }]);
+    const open = read(`<think>\nplanning {"ops":[]}\n{"ops":[${JSON.stringify(op)}]}`);
+    expect(open.steps).toEqual([]);
+    expect(open.errors).toEqual([{ line: 1, message: expect.stringContaining('not closed') }]);
+  });
+
   it('a non-step object on its own line is still an error', () => {
     expect(read('{"id":"q1","component":"Disclosure"}').errors).toEqual([{ line: 1, message: expect.stringContaining('Not a step') }]);
   });

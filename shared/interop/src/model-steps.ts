@@ -42,6 +42,7 @@ export class StepReader {
   #lineText = '';
   /** Inside <think>…</think>: the tail seen so far, to find the end tag. */
   #think: string | null = null;
+  #thinkLine = 0;
   /** Inside a ```surface fence: its info string, body lines so far and the line it opened on. */
   #fence: { info: string; lines: string[]; line: number; cur: string; inInfo: boolean } | null = null;
 
@@ -92,6 +93,11 @@ export class StepReader {
   /** Ends the stream: an unfinished value is an error; no object at all is exactly one error. */
   end(): Step[] {
     const out: Step[] = [];
+    if (this.#think !== null) {
+      this.#think = null;
+      this.#objects++;
+      this.errors.push({ line: this.#thinkLine, message: 'The <think> block is not closed with </think>; nothing after it was read.' });
+    }
     if (this.#fence !== null) this.#endFence(out);
     if (this.#depth > 0) {
       this.errors.push({ line: this.#startLine, message: 'The JSON object is not closed before the end of the answer.' });
@@ -121,9 +127,11 @@ export class StepReader {
       return;
     }
     this.#lineText += ch;
-    if (this.#lineText.endsWith('<think>')) {
-      this.#lineText = this.#lineText.slice(0, -'<think>'.length);
+    // A <think> block opens at the start of a line; the same words mid-sentence are prose.
+    if (this.#lineText.endsWith('<think>') && this.#lineText.slice(0, -'<think>'.length).trim() === '') {
+      this.#lineText = '';
       this.#think = '';
+      this.#thinkLine = this.#line;
     }
     void out;
   }
