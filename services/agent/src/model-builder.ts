@@ -73,7 +73,7 @@ export function feedback(refused: StepRecord[], repaired: StepRecord[] = []): st
     : s.refused.map((r) => `- ${r.path} (${r.rule}): ${r.message}`));
   // Order kept in step with sections is what the prompt promises, not a mistake to point out.
   const notes = repaired.flatMap((s) => s.repairs).filter((n) => !(n.rule === 'rewrote_path' && n.path.startsWith('/order')));
-  const fixed = notes.slice(0, MAX_REPAIR_LINES).map((n) => `- ${n.path} (${n.rule}): ${n.message.slice(0, 160)}`);
+  const fixed = notes.slice(0, MAX_REPAIR_LINES).map((n) => `- ${n.path} (${n.rule}): ${n.message.slice(0, 240)}`);
   if (notes.length > MAX_REPAIR_LINES) fixed.push(`- … and ${notes.length - MAX_REPAIR_LINES} more`);
   const repairs = fixed.length > 0 ? `\nRepaired and kept (write it this way next time):\n${fixed.join('\n')}` : '';
   return `Some steps were refused:\n${lines.join('\n')}${repairs}\nThe other steps are in the draft. Send only corrected steps, one JSON object per line. A new surface carries its "root" component in the same step.`;

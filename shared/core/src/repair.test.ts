@@ -32,6 +32,10 @@ describe('aliases: a prop sent under another name is read as ours, before any fi
     expect(notesOf(r, 'renamed_prop')).toEqual([`${H}/c/props/data`]);
     expect(notesOf(r, 'dropped_prop')).toEqual([`${H}/c/props/type`]);
   });
+  it('[filled_required] a fill says which props were dropped beside it, so the model can name the right one', () => {
+    const r = step([{ op: 'add', path: `${H}/q`, value: { id: 'q', component: 'Disclosure', props: { heading: 'Why?' } } }, link('q')]);
+    expect(r.notes.find((n) => n.rule === 'filled_required')).toMatchObject({ path: `${H}/q/props/summary`, message: expect.stringContaining('you sent "heading", which Disclosure does not take: if you meant "summary", write "summary"') });
+  });
   it('[renamed_prop] an alias in the path: replace …/props/text of a Button writes its label', () => {
     const d = heroDraft();
     d.sections['hero']!.components['go'] = { id: 'go', component: 'Button', props: { label: 'Old' } };

@@ -31,9 +31,11 @@ export function repairProps(entry: CatalogEntry, props: JsonObject, at: string, 
     delete props[k];
     notes.push({ rule: 'renamed_prop', path: `${at}/${escapeSegment(k)}`, message: `${entry.name} has no prop "${k}"; read as "${to}"` });
   }
+  const dropped: string[] = [];
   for (const k of Object.keys(props)) {
     const s = Object.hasOwn(schemaProps, k) ? schemaProps[k] : undefined;
     if (!s) {
+      dropped.push(k);
       delete props[k];
       notes.push({ rule: 'dropped_prop', path: `${at}/${escapeSegment(k)}`, message: `dropped the unknown prop "${k}"; ${entry.name} takes ${Object.keys(schemaProps).join(', ') || 'no props'}` });
       continue;
@@ -48,7 +50,9 @@ export function repairProps(entry: CatalogEntry, props: JsonObject, at: string, 
   for (const k of entry.required) {
     if (Object.hasOwn(props, k) || !Object.hasOwn(entry.example, k)) continue;
     props[k] = cloneJson(entry.example[k]!);
-    notes.push({ rule: 'filled_required', path: `${at}/${escapeSegment(k)}`, message: `${entry.name} requires "${k}"; filled from the example with ${JSON.stringify(props[k]).slice(0, 100)}. Replace it with the real value` });
+    // Say what was dropped beside it: the model may have meant one of those as this prop.
+    const meant = dropped.length > 0 ? ` (you sent ${dropped.map((x) => `"${x}"`).join(', ')}, which ${entry.name} does not take: if you meant "${k}", write "${k}")` : '';
+    notes.push({ rule: 'filled_required', path: `${at}/${escapeSegment(k)}`, message: `${entry.name} requires "${k}"; filled from the example with ${JSON.stringify(props[k]).slice(0, 100)}. Replace it with the real value${meant}` });
   }
 }
 
