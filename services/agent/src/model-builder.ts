@@ -1,7 +1,8 @@
 // The model-driven builder (RFC 000 "Build"): brief → model → JSON Lines steps (tolerant reader,
 // read as the answer streams) → the pipeline through a BuildTransport, as one turn. A step that
 // only waits for something a later step adds (root, a child), or for a step already held, is
-// held (chains of steps for at most 3 surfaces) and written with the step that completes it; what still waits at the end of a round is sent and refused.
+// held (chains of steps for at most 3 surfaces) and written with the step that completes it;
+// what still waits at the end of a round is sent and refused.
 // Refusals go back to the model for at most `maxFeedbackRounds` rounds; budgets are enforced.
 import { randomUUID } from 'node:crypto';
 import { HOLDABLE_RULES, applyOpsUnchecked, applyStep, readingOrder } from '@weft/core';
