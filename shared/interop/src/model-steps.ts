@@ -70,7 +70,7 @@ export class StepReader {
       return;
     }
     if (f.inInfo) f.info += f.cur;
-    else if (/^\s{0,3}(```|~~~)\s*$/.test(f.cur)) return this.#endFence(out);
+    else if (FENCE_CLOSE.test(f.cur)) return this.#endFence(out);
     else f.lines.push(f.cur);
     f.inInfo = false;
     f.cur = '';
@@ -81,7 +81,7 @@ export class StepReader {
     const f = this.#fence!;
     this.#fence = null;
     if (f.inInfo) f.info += f.cur;
-    else if (f.cur.trim() !== '' && !/^\s{0,3}(```|~~~)\s*$/.test(f.cur)) f.lines.push(f.cur);
+    else if (f.cur.trim() !== '' && !FENCE_CLOSE.test(f.cur)) f.lines.push(f.cur);
     this.#objects++;
     const parsed = parseSurfaceFence(f.lines.join('\n'), f.info.trim());
     for (const e of parsed.errors) this.errors.push({ line: f.line + e.line, message: `In the surface fence: ${e.message}` });
@@ -204,8 +204,10 @@ export class StepReader {
   }
 }
 
-/** A line that opens a ```surface fence (its info object may follow on the same line). */
+/** A line that opens a ```surface fence (its info object may follow on the same line), and one
+ *  that closes it. */
 const FENCE_OPEN = /^\s{0,3}(```|~~~)surface\s*$/;
+const FENCE_CLOSE = /^\s{0,3}(```|~~~)\s*$/;
 
 function isOp(v: unknown): boolean {
   return isObject(v) && typeof v['op'] === 'string' && typeof v['path'] === 'string';
