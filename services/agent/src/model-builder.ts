@@ -1,10 +1,11 @@
 // The model-driven builder (RFC 000 "Build"): brief → model → JSON Lines steps (tolerant reader,
 // read as the answer streams) → the pipeline through a BuildTransport, as one turn. A step that
-// only waits for something a later step adds (root, a child) is held (at most 3) and written
-// with the step that completes it; what still waits at the end of a round is sent and refused.
+// only waits for something a later step adds (root, a child), or for a step already held, is
+// held (chains of steps for at most 3 surfaces) and written with the step that completes it;
+// what still waits at the end of a round is sent and refused.
 // Refusals go back to the model for at most `maxFeedbackRounds` rounds; budgets are enforced.
 import { randomUUID } from 'node:crypto';
-import { HOLDABLE_RULES, applyOpsUnchecked, applyStep } from '@weft/core';
+import { HOLDABLE_RULES, applyOpsUnchecked, applyStep, readingOrder } from '@weft/core';
 import type { Draft, Note, Refusal } from '@weft/core';
 import { StepReader } from '@weft/interop';
 import type { ChatMessage, Complete } from './model-client.ts';
@@ -40,6 +41,7 @@ export interface BuildOptions {
   complete: Complete;
   systemPrompt: string;
   maxFeedbackRounds?: number;
+  /** Surfaces with held steps at once (default 3); one surface's steps wait as one chain. */
   maxHeld?: number;
   /** Ops per turn (default: the door's budget, else 500 as in the RFC). */
   opsPerTurn?: number;
@@ -51,21 +53,41 @@ export interface BuildOptions {
 
 interface Pending { rec: StepRecord }
 
-/** A compact view of the draft for the model: sections and component ids, not whole props. */
+/** A compact view of the draft for the model: sections and component ids in reading order (the
+ *  order `/components/<n>` counts in), not whole props. */
 export function draftSummary(d: Draft): string {
   if (d.order.length === 0) return 'The draft is empty.';
   return d.order.map((sid) => {
-    const s = d.sections[sid];
+    const s = Object.hasOwn(d.sections, sid) ? d.sections[sid] : undefined;
     if (!s) return `- ${sid}: (missing)`;
-    return `- /sections/${sid}: ${Object.values(s.components).map((c) => `${c.id}:${c.component}`).join(', ')}`;
+    return `- /sections/${sid}: ${readingOrder(s).map((id) => `${id}:${s.components[id]!.component}`).join(', ')}`;
   }).join('\n');
 }
 
-export function feedback(refused: StepRecord[]): string {
+const MAX_REPAIR_LINES = 8;
+
+/** What goes back to the model after a round: each refusal with its pointer, rule and fix, and
+ *  (briefly) the repairs made, so its next steps are written right. */
+export function feedback(refused: StepRecord[], repaired: StepRecord[] = []): string {
   const lines = refused.slice(0, 20).flatMap((s) => s.status === 'unreadable'
     ? [`- an object you sent could not be read: ${s.message ?? ''}`]
     : s.refused.map((r) => `- ${r.path} (${r.rule}): ${r.message}`));
-  return `Some steps were refused:\n${lines.join('\n')}\nThe other steps are in the draft. Send only corrected steps, one JSON object per line. A new surface carries its "root" component in the same step.`;
+  // Order kept in step with sections is what the prompt promises, not a mistake to point out.
+  const notes = repaired.flatMap((s) => s.repairs).filter((n) => !(n.rule === 'rewrote_path' && n.path.startsWith('/order')));
+  const fixed = notes.slice(0, MAX_REPAIR_LINES).map((n) => `- ${n.path} (${n.rule}): ${n.message.slice(0, 240)}`);
+  if (notes.length > MAX_REPAIR_LINES) fixed.push(`- … and ${notes.length - MAX_REPAIR_LINES} more`);
+  const repairs = fixed.length > 0 ? `\nRepaired and kept (write it this way next time):\n${fixed.join('\n')}` : '';
+  return `Some steps were refused:\n${lines.join('\n')}${repairs}\nThe other steps are in the draft. Send only corrected steps, one JSON object per line. A new surface carries its "root" component in the same step.`;
+}
+
+/** The surface a step is about (its first op under /sections/<sid>), '' for other paths. */
+function chainOf(rec: StepRecord): string {
+  for (const op of rec.ops) {
+    const path = op !== null && typeof op === 'object' ? (op as { path?: unknown }).path : undefined;
+    const m = typeof path === 'string' ? /^\/sections\/([^/]+)/.exec(path) : null;
+    if (m) return m[1]!;
+  }
+  return '';
 }
 
 function statusOf(rec: StepRecord): StepStatus {
@@ -119,25 +141,26 @@ export async function buildFromBrief(o: BuildOptions): Promise<BuildReport> {
       record(rec);
       return 'budget';
     }
-    // Dry run on a copy: which held steps does this one complete, and does it wait itself?
-    const clone = (): Draft => structuredClone(mirror);
+    // Dry run on a copy, held steps first: which of them does this one complete, and does it
+    // wait itself (for a held step, or for a later one)?
     const withHeld = [...held.map((h) => h.rec), rec];
-    const trial = applyStep(clone(), withHeld.flatMap((x) => x.ops));
+    const trial = applyStep(structuredClone(mirror), withHeld.flatMap((x) => x.ops));
     const ok: StepRecord[] = [];
     const still: Pending[] = [];
     let start = 0;
+    let own: typeof trial.refused = [];
     for (const x of withHeld) {
       const end = start + x.ops.length;
-      if (x !== rec) {
-        if (trial.refused.some((f) => f.index >= start && f.index < end)) still.push({ rec: x });
-        else ok.push(x);
-      }
+      const mine = trial.refused.filter((f) => f.index >= start && f.index < end);
+      if (x === rec) own = mine;
+      else if (mine.length > 0) still.push({ rec: x });
+      else ok.push(x);
       start = end;
     }
-    const okLen = ok.reduce((n, x) => n + x.ops.length, 0);
-    const own = applyStep(clone(), [...ok.flatMap((x) => x.ops), ...rec.ops]).refused.filter((f) => f.index >= okLen);
     const waits = own.length > 0 && own.every((f) => HOLDABLE_RULES.has(f.rule));
-    if (waits && still.length < maxHeld) {
+    // Steps for one surface wait as one chain; the cap counts chains.
+    const chains = new Set([...still, { rec }].map((h) => chainOf(h.rec)));
+    if (waits && chains.size <= maxHeld && still.length < maxSteps) {
       rec.held = true;
       held = [...still, { rec }];
       if (ok.length > 0) await write(ok);
@@ -199,7 +222,8 @@ export async function buildFromBrief(o: BuildOptions): Promise<BuildReport> {
         break;
       }
       messages.push({ role: 'assistant', content: answer });
-      messages.push({ role: 'user', content: noObject && bad.length === 0 ? reader.errors[0]!.message : `${feedback(bad)}\n\nThe draft now:\n${draftSummary(mirror)}` });
+      const repaired = steps.slice(from).filter((s) => s.repairs.length > 0);
+      messages.push({ role: 'user', content: noObject && bad.length === 0 ? reader.errors[0]!.message : `${feedback(bad, repaired)}\n\nThe draft now:\n${draftSummary(mirror)}` });
     }
   } catch (e) {
     if ((e as { code?: string }).code === 'BUDGET_EXCEEDED') stoppedBy = 'budget';

@@ -12,10 +12,13 @@ import type { TestDatabase } from '@weft/testing';
 
 const LAUNCHER = fileURLToPath(new URL('../../launcher/src/start.ts', import.meta.url));
 
-/** The launcher with the session service (and the agent's /agent/briefs) on a test database. */
-export async function startSession(db: TestDatabase, admin: string, env: Record<string, string> = {}): Promise<{ url: string; proc: ChildProcess }> {
+/** The launcher with the session service (and the agent's /agent/briefs) on a test database;
+ *  `db` null: every service in one process on the embedded PGlite (the benches). */
+export async function startSession(db: TestDatabase | null, admin: string, env: Record<string, string> = {}): Promise<{ url: string; proc: ChildProcess }> {
+  const all: Record<string, string | undefined> = { ...process.env, DATABASE_URL: db?.url, WEFT_SERVICES: db ? 'session' : undefined, PORT: '0', HOST: '127.0.0.1', WEFT_ADMIN_TOKEN: admin, WEFT_DATA_DIR: mkdtempSync(join(tmpdir(), 'weft-agent-')), NATS_URL: db ? '' : undefined, WEFT_MODEL_URL: '', ...env };
+  // Unset, not empty: the services read an empty DATABASE_URL as one given.
   const proc = spawn(process.execPath, ['--import', 'tsx', LAUNCHER], {
-    env: { ...process.env, DATABASE_URL: db.url, WEFT_SERVICES: 'session', PORT: '0', HOST: '127.0.0.1', WEFT_ADMIN_TOKEN: admin, WEFT_DATA_DIR: mkdtempSync(join(tmpdir(), 'weft-agent-')), NATS_URL: '', WEFT_MODEL_URL: '', ...env },
+    env: Object.fromEntries(Object.entries(all).filter(([, v]) => v !== undefined)) as Record<string, string>,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const url = await new Promise<string>((resolve, reject) => {
@@ -36,9 +39,12 @@ export async function startSession(db: TestDatabase, admin: string, env: Record<
   return { url, proc };
 }
 
-/** An OpenAI-compatible /chat/completions that replays answers, streamed as SSE deltas. */
-export function fakeModel(answers: string[]): Promise<{ url: string; server: Server; requests: { messages: { role: string; content: string }[]; stream: boolean }[] }> {
-  const requests: { messages: { role: string; content: string }[]; stream: boolean }[] = [];
+export interface ModelRequest { messages: { role: string; content: string }[]; stream: boolean }
+
+/** An OpenAI-compatible /chat/completions that replays answers, streamed as SSE deltas: the
+ *  list in turn (the last one again when it runs out), or what `answer` says for each request. */
+export function fakeModel(answers: string[] | ((req: ModelRequest) => string)): Promise<{ url: string; server: Server; requests: ModelRequest[] }> {
+  const requests: ModelRequest[] = [];
   let i = 0;
   const server = createServer((req, res) => {
     let body = '';
@@ -50,7 +56,7 @@ export function fakeModel(answers: string[]): Promise<{ url: string; server: Ser
       }
       const j = JSON.parse(body) as { messages: { role: string; content: string }[]; stream?: boolean };
       requests.push({ messages: j.messages, stream: j.stream === true });
-      const text = answers[Math.min(i++, answers.length - 1)] ?? '';
+      const text = typeof answers === 'function' ? answers(requests.at(-1)!) : (answers[Math.min(i++, answers.length - 1)] ?? '');
       if (!j.stream) {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: text } }] }));
         return;

@@ -46,3 +46,17 @@ export function nearest(word: string, candidates: readonly string[], max = 2): s
   }
   return best !== null && !tie && bestD <= max ? best : null;
 }
+
+/** A name with case and separators set aside: `PricingTable`, `pricing_table` → `pricingtable`. */
+export const foldName = (s: string): string => s.toLowerCase().replace(/[\s_-]+/g, '');
+
+/**
+ * The candidate a wrong name means: the unique one equal to it case- and separator-folded
+ * (`PricingTable` → `pricing-table`, however far apart by edits), else `nearest` within `max`.
+ */
+export function snapName(word: string, candidates: readonly string[], max = 2): string | null {
+  const folded = foldName(word);
+  const same = candidates.filter((c) => foldName(c) === folded);
+  if (same.length === 1) return same[0]!;
+  return same.length > 1 ? null : nearest(word, candidates, max);
+}

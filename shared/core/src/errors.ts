@@ -58,6 +58,10 @@ export const Rule = {
   filled_required: 'A missing required prop was filled from the catalog example.',
   dropped_prop: 'A prop the schema does not know was dropped.',
   rewrote_path: 'A positional or list-form path was rewritten to ids.',
+  renamed_prop: 'A prop written under another name (an alias, or inline beside props) was moved to its catalog name.',
+  coerced_value: 'A quoted number or boolean was read as the number or boolean the schema asks for.',
+  rewrote_op: 'An op was rewritten to what it meant: a replace of a missing member as add, a redundant add to order as a passing test of it.',
+  renamed_id: 'A camelCase or snake_case id was rewritten to kebab-case, everywhere the op names it.',
 } as const;
 export type Rule = keyof typeof Rule;
 

@@ -29,6 +29,7 @@ export { ACTION_SPECS, checkAction } from './actions.ts';
 export { validateDraft, validateSurface, checkSurfaceTree, checkOrder, checkData, checkSectionShell, checkComponentShape, HOLDABLE_RULES } from './invariants.ts';
 export type { PreparedOp } from './repair.ts';
 export { repairOp, repairComponent, repairProps, snapEnum } from './repair.ts';
+export { readingOrder } from './repair-paths.ts';
 export { applyOp, applyOpsUnchecked, invertOp } from './apply.ts';
 export type { StepOptions, StepResult } from './pipeline.ts';
 export { applyStep, checkOpShape } from './pipeline.ts';

@@ -1,6 +1,6 @@
 // JSON values from untrusted input: one iterative walk that checks limits and copies, deep
 // equality, and a parser that never crashes on hostile text (RELIABILITY.md "bad input").
-import type { Json } from './draft.ts';
+import type { Json, JsonObject } from './draft.ts';
 import type { ErrorCode, Result, Rule } from './errors.ts';
 import { Limits } from './limits.ts';
 
@@ -182,3 +182,6 @@ export function parseJsonSafe(text: string, limits: Partial<ParseLimits> = {}): 
   if (!r.ok) return { ok: false, error: { code: 'VALIDATION_FAILED', rule: r.error.rule, message: r.error.message } };
   return r;
 }
+
+/** A JSON object (not null, not an array). */
+export const isJsonObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);

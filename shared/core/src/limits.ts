@@ -18,8 +18,10 @@ export const Limits = {
   maxOpBytes: 256 * 1024,
   /** The page title. */
   maxTitle: 1000,
-  /** Held steps at once (RFC status: "at most 3"). */
+  /** Surfaces with held ops at once (RFC status: "at most 3"); a surface's ops wait as one chain. */
   maxHeld: 3,
+  /** Held ops at once, all chains together (a surface sent one component per op). */
+  maxHeldOps: 200,
   /** Nesting of function calls inside bindable values. */
   maxCallDepth: 4,
   /** Nesting of and/or/not in a condition. */
@@ -38,4 +40,11 @@ export function isValidId(id: unknown): id is string {
     if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45)) return false;
   }
   return true;
+}
+
+/** A camelCase, snake_case or spaced id in the kebab-case it means (`heroTitle` → `hero-title`),
+ *  or null when that is not a valid id either. */
+export function kebabId(id: string): string | null {
+  const k = id.replace(/([a-z0-9])([A-Z])/g, '$1-$2').replace(/[\s_]+/g, '-').toLowerCase();
+  return k !== id && isValidId(k) ? k : null;
 }

@@ -1,25 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { heroDraft } from '../test/fixtures.ts';
-import { applyOpsUnchecked, invertOp } from './apply.ts';
-import type { Draft, Op } from './draft.ts';
-import { validateDraft } from './invariants.ts';
-import { applyStep } from './pipeline.ts';
+import { checkedStep as step, heroDraft } from '../test/fixtures.ts';
+import { invertOp } from './apply.ts';
+import type { Op } from './draft.ts';
 
 const H = '/sections/hero/components';
-function step(ops: unknown[], d: Draft = heroDraft(), opts = {}) {
-  const before = structuredClone(d);
-  const r = applyStep(d, ops, opts);
-  expect(validateDraft(d).refusals).toEqual([]);
-  // [PL-inverse] every step is undone exactly by its inverse.
-  const after = structuredClone(d);
-  const u = applyOpsUnchecked(d, r.inverse);
-  expect(u.ok).toBe(true);
-  expect(d).toEqual(before);
-  expect(d.order).toEqual(before.order);
-  applyOpsUnchecked(d, r.applied);
-  expect(d).toEqual(after);
-  return { ...r, d };
-}
 
 describe('applyStep: apply and refuse', () => {
   it('[PL1] applies valid ops in order and reports them as applied', () => {
@@ -113,48 +97,90 @@ describe('applyStep: apply and refuse', () => {
   });
 });
 
+describe('applyStep: a step is applied together', () => {
+  const cta = { id: 'cta', component: 'Button', props: { label: 'Go' } };
+  it('[whole] a card, its children and the link to it, in any order, are one valid step', () => {
+    const ops = [
+      { op: 'add', path: `${H}/card`, value: { id: 'card', component: 'Card', props: { title: 'Why' }, children: ['w1', 'w2', 'w3'] } },
+      ...['w1', 'w2', 'w3'].map((id) => ({ op: 'add', path: `${H}/${id}`, value: { id, component: 'Text', props: { text: id } } })),
+      { op: 'add', path: `${H}/root/children/-`, value: 'card' },
+    ];
+    const r = step(ops);
+    expect(r.refused).toEqual([]);
+    expect(r.applied.map((o) => o.path)).toEqual(ops.map((o) => o.path));
+    expect(r.d.sections['hero']!.components['card']!.children).toEqual(['w1', 'w2', 'w3']);
+  });
+  it('[whole] a type change written as /component then /props: the props are repaired for the new type', () => {
+    const r = step([
+      { op: 'replace', path: `${H}/title/component`, value: 'Badge' },
+      { op: 'replace', path: `${H}/title/props`, value: { text: 'New', tone: 'info' } },
+    ]);
+    expect(r.refused).toEqual([]);
+    expect(r.d.sections['hero']!.components['title']).toMatchObject({ component: 'Badge', props: { text: 'New', tone: 'info' } });
+  });
+  it('[whole] one refused op: the others are taken op by op', () => {
+    const r = step([{ op: 'add', path: `${H}/cta`, value: cta }, { op: 'replace', path: '/nope', value: 1 }, { op: 'add', path: `${H}/root/children/-`, value: 'cta' }]);
+    expect(r.refused.map((x) => [x.index, x.rule])).toEqual([[1, 'path_not_found']]);
+    expect(r.applied.map((o) => o.path)).toEqual([`${H}/cta`, `${H}/root/children/-`]);
+  });
+});
+
 describe('applyStep: held steps', () => {
   const cta = { id: 'cta', component: 'Button', props: { label: 'Go' } };
+  // A refused op makes the step go op by op: that is where holding works.
+  const spoil = { op: 'replace', path: '/nope', value: 1 };
   it('[held] an unreachable component is held, then applied with the op that links it', () => {
     const r = step([
       { op: 'add', path: `${H}/cta`, value: cta },
       { op: 'replace', path: '/title', value: 'between' },
+      spoil,
       { op: 'add', path: `${H}/root/children/-`, value: 'cta' },
     ]);
-    expect(r.refused).toEqual([]);
+    expect(r.refused.map((x) => x.index)).toEqual([2]);
     expect(r.applied.map((o) => o.path)).toEqual(['/title', `${H}/cta`, `${H}/root/children/-`]);
   });
   it('[held] a child id not yet added is held until the child arrives', () => {
     const r = step([
       { op: 'add', path: `${H}/root/children/-`, value: 'cta' },
+      spoil,
       { op: 'add', path: `${H}/cta`, value: cta },
     ]);
-    expect(r.refused).toEqual([]);
+    expect(r.refused.map((x) => x.index)).toEqual([1]);
     expect(r.d.sections['hero']!.components['root']!.children).toEqual(['title', 'tabs', 'cta']);
   });
-  it('[held] a new surface without root waits for root; its components wait with it', () => {
+  it('[held] a new surface without root waits for root; its components wait with it, however many', () => {
+    const ids = ['q1', 'q2', 'q3', 'q4', 'q5', 'q6'];
     const r = step([
       { op: 'add', path: '/sections/faq', value: { id: 'faq', kind: 'surface', catalog: 'weft@1', data: {}, components: {} } },
-      { op: 'add', path: '/sections/faq/components/q', value: { id: 'q', component: 'Heading', props: { text: 'Q' } } },
-      { op: 'add', path: '/sections/faq/components/root', value: { id: 'root', component: 'Stack', children: ['q'] } },
+      spoil,
+      ...ids.map((id) => ({ op: 'add', path: `/sections/faq/components/${id}`, value: { id, component: 'Heading', props: { text: id } } })),
+      { op: 'add', path: '/sections/faq/components/root', value: { id: 'root', component: 'Stack', children: ids } },
     ]);
-    expect(r.refused).toEqual([]);
+    expect(r.refused.map((x) => x.index)).toEqual([1]);
     expect(r.d.order).toEqual(['hero', 'faq']);
+    expect(Object.keys(r.d.sections['faq']!.components).sort()).toEqual([...ids, 'root'].sort());
   });
   it('[held] what still waits at the end is refused with its rule and says it was held', () => {
     const r = step([{ op: 'add', path: `${H}/cta`, value: cta }, { op: 'replace', path: '/title', value: 'x' }]);
     expect(r.refused).toEqual([expect.objectContaining({ rule: 'unreachable', index: 0, message: expect.stringContaining('held') })]);
     expect(r.d.sections['hero']!.components['cta']).toBeUndefined();
   });
-  it('[held] at most 3 are held; the 4th is refused at once', () => {
+  it('[held] a chain completed in part: the op that still waits stays held and is refused at the end', () => {
     const ops = ['a', 'b', 'c', 'd'].map((id) => ({ op: 'add', path: `${H}/${id}`, value: { id, component: 'Text', props: { text: id } } }));
     ops.push({ op: 'replace', path: `${H}/root/children`, value: ['title', 'tabs', 'a', 'b', 'c'] } as never);
     const r = step(ops);
     expect(r.refused.map((x) => [x.index, x.rule])).toEqual([[3, 'unreachable']]);
+    expect(r.refused[0]!.message).toContain('held');
     expect(r.applied.map((o) => o.path)).toEqual(['a', 'b', 'c'].map((id) => `${H}/${id}`).concat(`${H}/root/children`));
-    expect(r.refused[0]!.message).toContain('3 ops are already waiting');
   });
-  it('[held] maxHeld 0 disables holding', () => {
+  it('[held] at most 3 surfaces wait at once; an op for a 4th is refused at once', () => {
+    const shell = (id: string) => ({ op: 'add', path: `/sections/${id}`, value: { id, kind: 'surface', catalog: 'weft@1', data: {}, components: {} } });
+    const r = step(['s1', 's2', 's3', 's4'].map(shell));
+    expect(r.refused.map((x) => x.index)).toEqual([0, 1, 2, 3]);
+    expect(r.refused[3]!.message).toContain('3 surfaces are already waiting');
+    expect(r.refused[0]!.message).toContain('held');
+  });
+  it('[held] maxHeld 0 disables holding (and the whole-step try)', () => {
     const r = step([{ op: 'add', path: `${H}/cta`, value: cta }, { op: 'add', path: `${H}/root/children/-`, value: 'cta' }], heroDraft(), { maxHeld: 0 });
     expect(r.refused.map((x) => x.rule)).toEqual(['unreachable', 'missing_child']);
   });

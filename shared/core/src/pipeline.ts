@@ -1,6 +1,6 @@
 // The op pipeline (RFC §6): shape → pointer safety → policy → repair → apply to the mutable
 // draft → validate only what the op touched → keep, hold, or undo and refuse. Mutates in place.
-import { applyParsed } from './apply.ts';
+import { applyOpsUnchecked, applyParsed } from './apply.ts';
 import { defaultCatalog } from './catalog/catalog.ts';
 import type { Catalog } from './catalog/types.ts';
 import { checkCondition } from './conditions.ts';
@@ -177,6 +177,8 @@ interface Prepared {
   index: number;
   ops: PreparedOp[];
   notes: Problem[];
+  /** Parts of its value left out and refused on their own (the op is applied without them). */
+  left: Problem[];
   sids: string[];
   /** Why it was held. */
   held?: Problem;
@@ -202,40 +204,51 @@ function undoAll(d: Draft, undo: Op[][]): void {
   }
 }
 
+/** Applies one prepared op's ops, noting what to re-check; a problem means nothing of it stays applied. */
+function applyPrepared(d: Draft, p: Prepared, undo: Op[][], checks: Check[]): Problem | null {
+  const mark = undo.length;
+  for (const po of p.ops) {
+    const scope = checksFor(po.segs, checks) ?? (po.from ? checksFor(po.from, checks) : null);
+    const problem = scope ?? (po.op.op === 'add' && isNewEntity(d, po.segs) ? duplicate(po) : null);
+    const r = problem ? null : applyParsed(d, po.op, po.segs, po.from);
+    if (problem || !r!.ok) {
+      undoAll(d, undo.splice(mark));
+      return problem ?? (r as { ok: false; error: Problem }).error;
+    }
+    undo.push(r!.value);
+  }
+  return null;
+}
+
+/** Runs each distinct check once. */
+function validate(d: Draft, checks: readonly Check[], catalog: Catalog): Problem[] {
+  const problems: Problem[] = [];
+  if (checks.length === 1) {
+    runCheck(d, checks[0]!, catalog, problems);
+    return problems;
+  }
+  const seen = new Set<string>();
+  for (const c of checks) {
+    const key = JSON.stringify(c);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    runCheck(d, c, catalog, problems);
+  }
+  return problems;
+}
+
 /** Applies the ops of `group` in order, validates what they touched; undoes all on failure. */
 function attempt(d: Draft, group: readonly Prepared[], catalog: Catalog): Attempt {
   const undo: Op[][] = [];
   const checks: Check[] = [];
   for (const p of group) {
-    for (const po of p.ops) {
-      const scope = checksFor(po.segs, checks) ?? (po.from ? checksFor(po.from, checks) : null);
-      if (scope) {
-        undoAll(d, undo);
-        return { ok: false, undo: [], problems: [scope] };
-      }
-      if (po.op.op === 'add' && isNewEntity(d, po.segs)) {
-        undoAll(d, undo);
-        return { ok: false, undo: [], problems: [duplicate(po)] };
-      }
-      const r = applyParsed(d, po.op, po.segs, po.from);
-      if (!r.ok) {
-        undoAll(d, undo);
-        return { ok: false, undo: [], problems: [r.error] };
-      }
-      undo.push(r.value);
+    const problem = applyPrepared(d, p, undo, checks);
+    if (problem) {
+      undoAll(d, undo);
+      return { ok: false, undo: [], problems: [problem] };
     }
   }
-  const problems: Problem[] = [];
-  if (checks.length === 1) runCheck(d, checks[0]!, catalog, problems);
-  else {
-    const seen = new Set<string>();
-    for (const c of checks) {
-      const key = JSON.stringify(c);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      runCheck(d, c, catalog, problems);
-    }
-  }
+  const problems = validate(d, checks, catalog);
   if (problems.length > 0) {
     undoAll(d, undo);
     return { ok: false, undo: [], problems };
@@ -263,16 +276,93 @@ interface Acc {
   applied: Op[];
   undoStack: Op[][];
   notes: Note[];
+  refused: Refusal[];
 }
 function commit(acc: Acc, group: readonly Prepared[], a: Attempt): void {
   for (const p of group) {
     for (const po of p.ops) acc.applied.push(po.op);
     for (const n of p.notes) acc.notes.push({ rule: n.rule, path: n.path, message: n.message, index: p.index });
+    for (const l of p.left) acc.refused.push(refusal(l, p.index));
   }
   for (const u of a.undo) acc.undoStack.push(u);
 }
 
 const isHoldable = (a: Attempt): boolean => a.problems.length > 0 && a.problems.every((p) => HOLDABLE_RULES.has(p.rule));
+
+type Policy = (op: Op, index: number) => Refusal | null;
+
+/** Shape, pointers, policy and repair of one raw op against the draft as it is now. */
+function prepare(draft: Draft, raw: unknown, index: number, catalog: Catalog, policy: Policy | undefined): { ok: true; p: Prepared } | { ok: false; refusal: Refusal } {
+  const shape = checkOpShape(raw);
+  if (!shape.ok) return { ok: false, refusal: refusal(shape.error, index) };
+  const op = shape.op;
+  const p = parsePointer(op.path);
+  if (!p.ok) return { ok: false, refusal: refusal({ rule: p.error.rule, path: op.path, message: p.error.message }, index) };
+  let from: string[] | null = null;
+  if (op.op === 'move' || op.op === 'copy') {
+    const fp = parsePointer(op.from);
+    if (!fp.ok) return { ok: false, refusal: refusal({ rule: fp.error.rule, path: op.from, message: fp.error.message }, index) };
+    from = fp.value;
+  }
+  const denied = policy?.(op, index);
+  if (denied) return { ok: false, refusal: { ...denied, index } };
+  const rep = repairOp(draft, op, p.value, from, catalog);
+  if (!rep.ok) return { ok: false, refusal: refusal(rep.error, index) };
+  const sids: string[] = [];
+  for (const po of rep.ops) {
+    if (po.segs[0] === 'sections' && po.segs[1] !== undefined) sids.push(po.segs[1]);
+    if (po.from?.[0] === 'sections' && po.from[1] !== undefined) sids.push(po.from[1]);
+  }
+  return { ok: true, p: { index, ops: rep.ops, notes: rep.notes, left: rep.left, sids } };
+}
+
+/** What an op of a whole step may leave for a later op of it to put right: links, and props
+ *  (a type change then its props). Anything else refuses the whole-step try at once, so repairs
+ *  of later ops only ever read a draft of sound shape. */
+const DEFERRABLE: ReadonlySet<string> = new Set([...HOLDABLE_RULES, 'invalid_props']);
+
+/**
+ * The whole step as one: each op repaired against the draft with the ops before it applied, then
+ * everything they touched validated once more at the end (the prompt says a step's ops are
+ * applied together, so a card, its children and the link to it may come in any order). null,
+ * with the draft as it was, when any op fails; the step is then taken op by op.
+ */
+function applyWhole(draft: Draft, ops: readonly unknown[], catalog: Catalog, policy: Policy | undefined): StepResult | null {
+  const undo: Op[][] = [];
+  const checks: Check[] = [];
+  const group: Prepared[] = [];
+  const fail = (): null => {
+    undoAll(draft, undo);
+    return null;
+  };
+  for (let index = 0; index < ops.length; index++) {
+    const prep = prepare(draft, ops[index], index, catalog, policy);
+    if (!prep.ok) return fail();
+    const own: Check[] = [];
+    if (applyPrepared(draft, prep.p, undo, own)) return fail();
+    if (validate(draft, own, catalog).some((p) => !DEFERRABLE.has(p.rule))) return fail();
+    checks.push(...own);
+    group.push(prep.p);
+  }
+  if (validate(draft, checks, catalog).length > 0) return fail();
+  const acc: Acc = { applied: [], undoStack: [], notes: [], refused: [] };
+  commit(acc, group, { ok: true, undo, problems: [] });
+  const inverse: Op[] = [];
+  for (let i = acc.undoStack.length - 1; i >= 0; i--) inverse.push(...acc.undoStack[i]!);
+  return { applied: acc.applied, inverse, notes: acc.notes, refused: acc.refused };
+}
+
+/** Held ops wait in chains, one per surface: the cap counts chains, not the ops of one chain. */
+const chainOf = (p: Prepared): string => p.sids[0] ?? '';
+
+/** A held op whose own path a problem points into is what spoils the group: try without it. */
+function spoilers(group: readonly Prepared[], problems: readonly Problem[]): Set<Prepared> {
+  const out = new Set<Prepared>();
+  for (const h of group) {
+    if (h.ops.some((po) => problems.some((x) => x.path === po.op.path || x.path.startsWith(`${po.op.path}/`)))) out.add(h);
+  }
+  return out;
+}
 
 /**
  * Validates, repairs and applies a step of ops to `draft` IN PLACE. Refused ops are not applied;
@@ -287,58 +377,43 @@ export function applyStep(draft: Draft, ops: unknown[], opts: StepOptions = {}):
   const refused: Refusal[] = [];
   let held: Prepared[] = [];
 
-  const acc: Acc = { applied, undoStack, notes };
+  const acc: Acc = { applied, undoStack, notes, refused };
 
   if (!Array.isArray(ops)) {
     refused.push({ code: 'VALIDATION_FAILED', rule: 'invalid_op', path: '', message: 'a step is an array of ops', index: 0 });
     return { applied, inverse: [], notes, refused };
   }
+  // The policy is asked once per op, though the whole-step try prepares an op a second time.
+  const given = opts.policy;
+  const asked = given ? new Map<number, Refusal | null>() : null;
+  const policy: Policy | undefined = given && asked ? (op, i) => (asked.has(i) ? asked.get(i)! : asked.set(i, given(op, i)).get(i)!) : undefined;
 
   for (let index = 0; index < ops.length; index++) {
-    const shape = checkOpShape(ops[index]);
-    if (!shape.ok) {
-      refused.push(refusal(shape.error, index));
+    const prep = prepare(draft, ops[index], index, catalog, policy);
+    if (!prep.ok) {
+      refused.push(prep.refusal);
       continue;
     }
-    const op = shape.op;
-    const p = parsePointer(op.path);
-    if (!p.ok) {
-      refused.push(refusal({ rule: p.error.rule, path: op.path, message: p.error.message }, index));
-      continue;
-    }
-    let from: string[] | null = null;
-    if (op.op === 'move' || op.op === 'copy') {
-      const fp = parsePointer(op.from);
-      if (!fp.ok) {
-        refused.push(refusal({ rule: fp.error.rule, path: op.from, message: fp.error.message }, index));
-        continue;
-      }
-      from = fp.value;
-    }
-    if (opts.policy) {
-      const r = opts.policy(op, index);
-      if (r) {
-        refused.push({ ...r, index });
-        continue;
-      }
-    }
-    const rep = repairOp(draft, op, p.value, from, catalog);
-    if (!rep.ok) {
-      refused.push(refusal(rep.error, index));
-      continue;
-    }
-    const sids: string[] = [];
-    for (const po of rep.ops) {
-      if (po.segs[0] === 'sections' && po.segs[1] !== undefined) sids.push(po.segs[1]);
-      if (po.from?.[0] === 'sections' && po.from[1] !== undefined) sids.push(po.from[1]);
-    }
-    const cur: Prepared = { index, ops: rep.ops, notes: rep.notes, sids };
+    const cur = prep.p;
+    const sids = cur.sids;
 
     let groupAttempt: Attempt | null = null;
     if (held.length > 0) {
-      const related = held.filter((h) => h.sids.some((s) => sids.includes(s)));
+      let related = held.filter((h) => h.sids.some((s) => sids.includes(s)));
       if (related.length > 0) {
         groupAttempt = attempt(draft, [...related, cur], catalog);
+        if (!groupAttempt.ok) {
+          // Once more without the held ops the problems point at (they wait for something else).
+          const spoil = spoilers(related, groupAttempt.problems);
+          if (spoil.size > 0 && spoil.size < related.length) {
+            const fewer = related.filter((h) => !spoil.has(h));
+            const again = attempt(draft, [...fewer, cur], catalog);
+            if (again.ok) {
+              related = fewer;
+              groupAttempt = again;
+            }
+          }
+        }
         if (groupAttempt.ok) {
           commit(acc, [...related, cur], groupAttempt);
           held = held.filter((h) => !related.includes(h));
@@ -361,13 +436,15 @@ export function applyStep(draft: Draft, ops: unknown[], opts: StepOptions = {}):
     }
     const waiting = isHoldable(alone) || (groupAttempt !== null && isHoldable(groupAttempt));
     const why = isHoldable(alone) ? alone.problems[0]! : groupAttempt && isHoldable(groupAttempt) ? groupAttempt.problems[0]! : alone.problems[0]!;
-    if (waiting && held.length < maxHeld) {
+    const chains = new Set(held.map(chainOf));
+    const room = held.length < Limits.maxHeldOps && (chains.has(chainOf(cur)) ? chains.size <= maxHeld : chains.size < maxHeld);
+    if (waiting && room && maxHeld > 0) {
       cur.held = why;
       held.push(cur);
       continue;
     }
     const first = alone.problems.find((x) => !HOLDABLE_RULES.has(x.rule)) ?? why;
-    refused.push(refusal(waiting ? { ...first, message: `${first.message} (not held: ${maxHeld} ops are already waiting)` } : first, index));
+    refused.push(refusal(waiting ? { ...first, message: `${first.message} (not held: ${maxHeld} surfaces are already waiting for later ops)` } : first, index));
   }
   for (const h of held) {
     const p = h.held!;
@@ -376,6 +453,30 @@ export function applyStep(draft: Draft, ops: unknown[], opts: StepOptions = {}):
   refused.sort((a, b) => a.index - b.index);
   const inverse: Op[] = [];
   for (let i = undoStack.length - 1; i >= 0; i--) inverse.push(...undoStack[i]!);
-  return { applied, inverse, notes, refused };
+  const byOp: StepResult = { applied, inverse, notes, refused };
+  // Op by op refused what the whole step might put right (links, a type change then its props):
+  // try it as one; keep that if it passes, else the op-by-op result (re-applied as it was).
+  if (ops.length > 1 && maxHeld > 0 && wholeMayHelp(refused, ops)) {
+    applyOpsUnchecked(draft, inverse);
+    const whole = applyWhole(draft, ops, catalog, policy);
+    if (whole) return whole;
+    applyOpsUnchecked(draft, applied);
+  }
+  return byOp;
 }
 
+/** Whether a refusal could be the order of the step's ops: a link that waited in vain, or props
+ *  refused on a component another op of the step also changes. Clean steps never pay twice. */
+function wholeMayHelp(refused: readonly Refusal[], ops: readonly unknown[]): boolean {
+  return refused.some((r) => {
+    if (HOLDABLE_RULES.has(r.rule)) return true;
+    const m = r.rule === 'invalid_props' ? /^\/sections\/[^/]+\/components\/[^/]+/.exec(r.path) : null;
+    if (!m) return false;
+    let n = 0;
+    for (const o of ops) {
+      const p = o !== null && typeof o === 'object' ? (o as { path?: unknown }).path : undefined;
+      if (typeof p === 'string' && (p === m[0] || p.startsWith(`${m[0]}/`))) n++;
+    }
+    return n > 1;
+  });
+}

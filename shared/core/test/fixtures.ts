@@ -1,5 +1,7 @@
-// Small drafts for tests: a valid page with one surface "hero".
-import type { Draft } from '../src/index.ts';
+// Small drafts for tests: a valid page with one surface "hero"; a checked applyStep.
+import { expect } from 'vitest';
+import { applyOpsUnchecked, applyStep, validateDraft } from '../src/index.ts';
+import type { Draft, StepOptions } from '../src/index.ts';
 
 export function heroDraft(): Draft {
   return {
@@ -35,4 +37,18 @@ export function builtinFingerprint(): string {
   }
   parts.push(String(({} as Record<string, unknown>)['polluted']), String(({} as Record<string, unknown>)['x']));
   return parts.join('|');
+}
+
+/** applyStep, checking that the draft stays valid and that inverse undoes the step exactly. */
+export function checkedStep(ops: unknown[], d: Draft = heroDraft(), opts: StepOptions = {}) {
+  const before = structuredClone(d);
+  const r = applyStep(d, ops, opts);
+  expect(validateDraft(d).refusals).toEqual([]);
+  const after = structuredClone(d);
+  expect(applyOpsUnchecked(d, r.inverse).ok).toBe(true);
+  expect(d).toEqual(before);
+  expect(d.order).toEqual(before.order);
+  applyOpsUnchecked(d, r.applied);
+  expect(d).toEqual(after);
+  return { ...r, d };
 }

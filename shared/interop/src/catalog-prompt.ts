@@ -38,7 +38,7 @@ export function catalogPrompt(catalog: Catalog, opts: CatalogPromptOptions = {})
     '- `/order` lists section ids top to bottom; move a section with a replace of /order.',
     '',
     '## Rules and limits',
-    `- Ids match [a-z][a-z0-9-]{0,40} and are unique in the surface; one component has id "root".`,
+    `- Ids match [a-z][a-z0-9-]{0,40} (kebab-case: "hero-title", not "heroTitle") and are unique in the surface; one component has id "root".`,
     `- children name ids in the same surface; the tree is acyclic, at most ${Limits.maxTreeDepth} levels deep, and every component is reachable from root.`,
     `- At most ${Limits.maxComponents} components per surface, ${Limits.maxDataBytes / 1024} KB of data per surface, ${Limits.maxSurfaces} surfaces per page.`,
     '- Only catalog components; props must pass the component\'s schema; unknown props are dropped.',

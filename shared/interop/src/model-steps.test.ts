@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NO_STEP_MESSAGE, readModelSteps, StepReader } from './model-steps.ts';
 import { parseLenient } from './lenient-json.ts';
@@ -76,6 +77,110 @@ describe('StepReader: steps come out as each object completes', () => {
     const r = new StepReader();
     expect(r.push('{"say":"par')).toEqual([]);
     expect(r.push('tial"}')).toEqual([{ say: 'partial' }]);
+  });
+});
+
+describe('readModelSteps: what models write besides JSON Lines (issue 19)', () => {
+  /** Read at once and in small chunks: the same steps and errors either way. */
+  function read(text: string) {
+    const whole = readModelSteps(text);
+    for (const size of [1, 5, 29]) {
+      const r = new StepReader();
+      const seen: unknown[] = [];
+      for (let i = 0; i < text.length; i += size) seen.push(...r.push(text.slice(i, i + size)));
+      seen.push(...r.end());
+      expect(seen).toEqual(whole.steps);
+      expect(r.errors).toEqual(whole.errors);
+    }
+    return whole;
+  }
+
+  it('a ```surface fence is one step adding its section, components and data as written', () => {
+    const r = read([
+      'The pricing, as a fence:',
+      '```surface {"id":"pricing","catalog":"weft@1"}',
+      '{"data":{"billing":"monthly"}}',
+      '{"id":"switch","component":"Toggle","options":["monthly","yearly"],"value":{"path":"/billing"}}',
+      '{"id":"root","component":"Stack","children":["switch"]}',
+      '```',
+      '{"done":true}',
+    ].join('\n'));
+    expect(r.errors).toEqual([]);
+    expect(r.steps).toEqual([
+      { ops: [{ op: 'add', path: '/sections/pricing', value: {
+        id: 'pricing', kind: 'surface', catalog: 'weft@1', data: { billing: 'monthly' },
+        components: {
+          switch: { id: 'switch', component: 'Toggle', props: { options: ['monthly', 'yearly'], value: { path: '/billing' } } },
+          root: { id: 'root', component: 'Stack', children: ['switch'] },
+        },
+      } }] },
+      { done: true },
+    ]);
+  });
+
+  it('a fence whose line is not a component is reported with its line, the rest still read', () => {
+    const r = read('```surface {"id":"s"}\n{"id":"root","component":"Stack"}\nnot json\n```');
+    expect(r.steps).toHaveLength(1);
+    expect(r.errors).toEqual([{ line: 3, message: expect.stringContaining('Line 2 is not one JSON value') }]);
+  });
+
+  it('a fence with no id is an error, not a step; an unclosed fence at the end is still read', () => {
+    expect(read('```surface\n{"id":"root","component":"Stack"}\n```').steps).toEqual([]);
+    const open = read('```surface {"id":"s"}\n{"id":"root","component":"Stack"}');
+    expect(open.steps).toEqual([{ ops: [expect.objectContaining({ path: '/sections/s' })] }]);
+  });
+
+  it('{"ops": {one op}} is a step of that op', () => {
+    expect(read(`{"ops":${JSON.stringify(op)}}`).steps).toEqual([{ ops: [op] }]);
+  });
+
+  it('a top-level array of steps is its steps; an array of ops stays one step', () => {
+    const r = read(JSON.stringify([{ ops: [op] }, { say: 'hi' }, { done: true }], null, 2));
+    expect(r.steps).toEqual([{ ops: [op] }, { say: 'hi' }, { done: true }]);
+    expect(read(JSON.stringify([op, op])).steps).toEqual([{ ops: [op, op] }]);
+    expect(read('[{"ops":[]}, 3]').errors).toHaveLength(1);
+  });
+
+  it('JSON inside a prose sentence or a <think> block is not an unreadable step', () => {
+    const r = read([
+      '<think>',
+      'I need {"id":"hero","kind":"surface"} first, then',
+      '{"op":"add","path":"/sections/x"}',
+      '</think>',
+      'Each question looks like {"id":"q1","component":"Disclosure"}, under the Accordion.',
+      `{"ops":[${JSON.stringify(op)}]}`,
+    ].join('\n'));
+    expect(r.errors).toEqual([]);
+    expect(r.steps).toEqual([{ ops: [op] }]);
+    expect(r.prose).toContain('Each question looks like {"id":"q1","component":"Disclosure"}, under the Accordion.');
+  });
+
+  it('hostile answers: never throws, the same steps whole or in chunks, no prototype keys (fuzzed)', () => {
+    const bits = ['```surface {"id":"s"}', '```', '~~~surface', '<think>', '</think>', '{"ops":', '{"op":"add","path":"/sections/s"}', '[', ']', '{', '}', '"', '\\', ',',
+      '{"id":"root","component":"Stack"}', '{"id":"__proto__","component":"Stack"}', '{"__proto__":{"polluted":1}}', '{"data":{"constructor":1}}', 'prose ', '\n', '\n', ' '];
+    fc.assert(fc.property(fc.array(fc.constantFrom(...bits), { maxLength: 40 }), fc.integer({ min: 1, max: 9 }), (parts, size) => {
+      const text = parts.join('');
+      const whole = readModelSteps(text);
+      const r = new StepReader();
+      const seen: unknown[] = [];
+      for (let i = 0; i < text.length; i += size) seen.push(...r.push(text.slice(i, i + size)));
+      seen.push(...r.end());
+      expect(seen).toEqual(whole.steps);
+      expect(r.errors).toEqual(whole.errors);
+      for (const st of whole.steps) if ('ops' in st) expect(Array.isArray(st.ops)).toBe(true);
+      expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    }), { numRuns: 500 });
+  });
+
+  it('a <think> opens a block only at the start of a line; one never closed is an error, not silence', () => {
+    expect(read(`I will <think> about it: {"ops":[${JSON.stringify(op)}]}`).steps).toEqual([{ ops: [op] }]);
+    const open = read(`<think>\nplanning {"ops":[]}\n{"ops":[${JSON.stringify(op)}]}`);
+    expect(open.steps).toEqual([]);
+    expect(open.errors).toEqual([{ line: 1, message: expect.stringContaining('not closed') }]);
+  });
+
+  it('a non-step object on its own line is still an error', () => {
+    expect(read('{"id":"q1","component":"Disclosure"}').errors).toEqual([{ line: 1, message: expect.stringContaining('Not a step') }]);
   });
 });
 

@@ -12,6 +12,7 @@ export interface EntryDef {
   props: Record<string, PropDef>;
   children: ChildrenPolicy;
   example: JsonObject;
+  aliases?: Record<string, string>;
 }
 
 /** Turns a definition into a CatalogEntry with its full props schema. */
@@ -33,6 +34,7 @@ export function defineEntry(d: EntryDef): CatalogEntry {
     bindable: bindableProps,
     children: d.children,
     example: d.example,
+    aliases: d.aliases ?? {},
   };
 }
 
@@ -73,19 +75,19 @@ const defs: EntryDef[] = [
     props: { source: req(bindable(str())) }, example: { source: '## Title\n\nSome *markdown*.' } },
   { name: 'Image', group: 'content', description: 'An image from the assets.', children: 'none',
     props: { src: req(bindable(url('media'))), alt: req(str({ maxLength: 500 })), fit: opt(oneOf(['cover', 'contain'])), width: opt(int(1, 10000)), height: opt(int(1, 10000)) },
-    example: { src: 'assets/placeholder.png', alt: 'Placeholder image' } },
+    example: { src: 'assets/placeholder.png', alt: 'Placeholder image' }, aliases: { url: 'src' } },
   { name: 'Icon', group: 'content', description: "An icon of the theme's set.", children: 'none',
     props: { name: req(oneOf(ICONS, undefined)), size: opt(oneOf(['md', 'sm', 'lg'])), label: opt(str({ maxLength: 200 })) }, example: { name: 'star' } },
   { name: 'Button', group: 'content', description: 'A button or link button.', children: 'none',
     props: { label: req(bindable(str({ maxLength: 200 }))), variant: opt(oneOf(['primary', 'secondary', 'ghost', 'link'])), href: opt(url()), onClick: opt(action()), disabled: opt(bindable(bool())) },
-    example: { label: 'Get started', href: '/start' } },
+    example: { label: 'Get started', href: '/start' }, aliases: { text: 'label', title: 'label' } },
   { name: 'Link', group: 'content', description: 'An inline link.', children: 'none',
-    props: { text: req(bindable(str({ maxLength: 500 }))), href: req(url()) }, example: { text: 'Learn more', href: '/about' } },
+    props: { text: req(bindable(str({ maxLength: 500 }))), href: req(url()) }, example: { text: 'Learn more', href: '/about' }, aliases: { label: 'text' } },
   { name: 'Badge', group: 'content', description: 'A small label.', children: 'none',
     props: { text: req(bindable(str({ maxLength: 100 }))), tone: opt(oneOf(['neutral', 'info', 'success', 'warning', 'danger'])) }, example: { text: 'New' } },
   { name: 'Stat', group: 'content', description: 'A key figure.', children: 'none',
     props: { label: req(bindable(str({ maxLength: 200 }))), value: req(bindable({ type: ['string', 'number'], maxLength: 200 })), trend: opt(oneOf(['flat', 'up', 'down'])), caption: opt(bindable(str({ maxLength: 500 }))) },
-    example: { label: 'Users', value: 1200 } },
+    example: { label: 'Users', value: 1200 }, aliases: { title: 'label' } },
   { name: 'Quote', group: 'content', description: 'A quotation.', children: 'none',
     props: { text: req(bindable(str())), cite: opt(str({ maxLength: 200 })) }, example: { text: 'Simple things should be simple.' } },
   { name: 'List', group: 'content', description: 'A bulleted or numbered list.', children: 'none',
@@ -95,18 +97,18 @@ const defs: EntryDef[] = [
     example: { columns: [{ key: 'name', label: 'Name' }], rows: [{ name: 'Ada' }] } },
   { name: 'Chart', group: 'content', description: 'A chart over a data series.', children: 'none',
     props: { kind: req(oneOf(['bar', 'line', 'area', 'pie'], undefined)), series: req(bindable(arr(obj({ label: str({ maxLength: 200 }), value: num() }, ['label', 'value'])))), title: opt(str({ maxLength: 200 })), unit: opt(str({ maxLength: 20 })) },
-    example: { kind: 'bar', series: [{ label: 'A', value: 1 }] } },
+    example: { kind: 'bar', series: [{ label: 'A', value: 1 }] }, aliases: { data: 'series', type: 'kind' } },
   { name: 'Video', group: 'content', description: 'An embedded video (https only).', children: 'none',
     props: { src: req(url('https')), title: req(str({ maxLength: 200 })) }, example: { src: 'https://example.com/video.mp4', title: 'Video' } },
   // Interactive
   { name: 'Tabs', group: 'interactive', description: 'Tabs; value is the id of the open TabPanel.', children: ['TabPanel'],
     props: { value: opt(bindable(str({ maxLength: 41 }))) }, example: {} },
   { name: 'TabPanel', group: 'interactive', description: 'One tab of Tabs.', children: 'any',
-    props: { title: req(bindable(str({ maxLength: 200 }))) }, example: { title: 'Tab' } },
+    props: { title: req(bindable(str({ maxLength: 200 }))) }, example: { title: 'Tab' }, aliases: { label: 'title' } },
   { name: 'Accordion', group: 'interactive', description: 'A group of Disclosures.', children: ['Disclosure'],
     props: { multiple: opt(bool()) }, example: {} },
   { name: 'Disclosure', group: 'interactive', description: 'A summary that opens to show children.', children: 'any',
-    props: { summary: req(bindable(str({ maxLength: 500 }))), open: opt(bool()) }, example: { summary: 'More' } },
+    props: { summary: req(bindable(str({ maxLength: 500 }))), open: opt(bool()) }, example: { summary: 'More' }, aliases: { title: 'summary', question: 'summary', label: 'summary' } },
   { name: 'Toggle', group: 'interactive', description: 'A segmented choice of 2–8 options.', children: 'none',
     props: { options: req(arr(OPTION, 2, 8)), value: opt(bindable(SCALAR)), label: opt(str({ maxLength: 200 })) }, example: { options: ['monthly', 'yearly'] } },
   { name: 'Select', group: 'interactive', description: 'A drop-down of 1–50 options.', children: 'none',

@@ -19,6 +19,12 @@ describe('catalog', () => {
       expect(e.props['additionalProperties']).toBe(false);
     }
   });
+  it('[CT4] every alias names one of the entry\'s props and is not a prop itself', () => {
+    for (const e of Object.values(defaultCatalog.entries)) {
+      const props = e.props['properties'] as object;
+      for (const [from, to] of Object.entries(e.aliases)) expect([e.name, from, Object.hasOwn(props, to), Object.hasOwn(props, from)]).toEqual([e.name, from, true, false]);
+    }
+  });
   it('[invalid_props] refuses unknown props, wrong types and out-of-range values', () => {
     expect(defaultCatalog.checkProps('Heading', { text: 'a', level: 9 }, '/p')?.rule).toBe('invalid_props');
     expect(defaultCatalog.checkProps('Heading', { text: 'a', colour: 'red' }, '/p')?.message).toContain('colour');

@@ -31,6 +31,8 @@ export interface CatalogEntry {
   children: ChildrenPolicy;
   /** A valid props object: the fill-required repair and the prompt use it. */
   example: JsonObject;
+  /** Prop names models write for one of ours (`text` for a Button's `label`): repair renames them. */
+  aliases: Readonly<Record<string, string>>;
 }
 
 export interface Catalog {
