@@ -17,6 +17,8 @@ import { SessionManager } from './live/sessions.ts';
 import { SseHub } from './live/sse.ts';
 import { Turns } from './live/turns.ts';
 import { Relay } from './live/relay.ts';
+import { Ownership } from './cluster/ownership.ts';
+import { FORWARDED_BY, forwardHttp } from './cluster/forward.ts';
 import { Metrics } from './metrics.ts';
 import { RoomManager } from './rooms/room-manager.ts';
 import type { CommittedStep } from './rooms/types.ts';
@@ -93,7 +95,11 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
     }
   };
 
+  const ownership = config.nodeId
+    ? new Ownership(deps.store, { id: config.nodeId, url: config.nodeUrl ?? `http://${config.host}:${config.port}` }, config.leaseMs, log)
+    : null;
   const rooms = new RoomManager(deps.store, {
+    ...(ownership ? { fence: (id: string) => ownership.fence(id) } : {}),
     log: deps.store, now, opsPerTurn: config.opsPerTurn, opsPerSecond: config.opsPerSecond, maxBatch: config.maxBatch, onCommitted,
     // A step refused whole writes no version, but watchers still see the refusal (activity feeds).
     onRefused: (draftId, r) => {
@@ -104,6 +110,14 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
   rooms.keepWhile((id) => sse.has(id));
   rooms.onLoaded((room) => relay.opened(room.draftId, room.committedVersion));
   relay.start();
+  if (ownership) {
+    rooms.requireOwnership(async (id) => (await ownership.resolve(id))?.self === true);
+    ownership.onLost((id) => {
+      rooms.drop(id);
+      log.info('lease lost: the draft moved to another node', { draftId: id, node: ownership.node.id });
+    });
+    ownership.start();
+  }
   const finishTurn = (draftId: string, turnId: string): Record<string, number> | null => {
     const done = turns.finish(draftId, turnId, now());
     if (!done) return null;
@@ -122,7 +136,7 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
   });
   const ctx: Ctx = {
     config, store: deps.store, tokens: deps.tokens, sessions, bus: deps.bus, now, log,
-    auth: new Auth(config.adminToken, deps.tokens, now), rooms, sse, turns, metrics, finishTurn,
+    auth: new Auth(config.adminToken, deps.tokens, now), rooms, sse, turns, metrics, finishTurn, ownership,
   };
   metrics.gauge('weft_rooms_open', () => rooms.size, 'Drafts loaded in memory');
   metrics.gauge('weft_sse_clients', () => sse.count, 'Open SSE streams');
@@ -144,32 +158,47 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
   }, 30_000);
   sweeper.unref();
 
+  const route = (req: IncomingMessage, res: ServerResponse, url: URL): void => {
+    const m = router.match(req.method ?? 'GET', url.pathname);
+    if (m === null) return sendError(res, new WeftError('NOT_FOUND', `No route ${req.method} ${url.pathname}.`));
+    if (m === 'method') return sendError(res, new WeftError('BAD_REQUEST', `Method ${req.method} is not allowed on ${url.pathname}.`));
+    m.handler({ req, res, params: m.params, url }).catch((e: unknown) => {
+      if (e instanceof WeftError) {
+        metrics.inc('weft_http_errors_total', 1, 'Typed HTTP errors');
+        if (!res.headersSent) sendError(res, e);
+        else res.end();
+        return;
+      }
+      if (isDatabaseUnavailable(e)) {
+        metrics.inc('weft_http_unavailable_total', 1, 'Requests answered 503 while the database was unreachable');
+        if (!res.headersSent) sendError(res, new WeftError('UNAVAILABLE', 'The database is unreachable; retry shortly (writes: with the same opId).'));
+        else res.end();
+        return;
+      }
+      log.error('unhandled error', { path: url.pathname, error: e instanceof Error ? e.stack ?? e.message : String(e) });
+      metrics.inc('weft_http_internal_errors_total', 1, 'Unexpected errors');
+      if (!res.headersSent) sendError(res, new WeftError('INTERNAL'));
+      else res.end();
+    });
+  };
+
   return {
     ctx,
     router,
     handle(req, res) {
       const url = new URL(req.url ?? '/', 'http://localhost');
-      const m = router.match(req.method ?? 'GET', url.pathname);
-      if (m === null) return sendError(res, new WeftError('NOT_FOUND', `No route ${req.method} ${url.pathname}.`));
-      if (m === 'method') return sendError(res, new WeftError('BAD_REQUEST', `Method ${req.method} is not allowed on ${url.pathname}.`));
-      m.handler({ req, res, params: m.params, url }).catch((e: unknown) => {
-        if (e instanceof WeftError) {
-          metrics.inc('weft_http_errors_total', 1, 'Typed HTTP errors');
-          if (!res.headersSent) sendError(res, e);
-          else res.end();
+      if (ownership && !req.headers[FORWARDED_BY]) {
+        const draftId = DRAFT_PATH.exec(url.pathname)?.[1];
+        if (draftId !== undefined) {
+          // Several nodes: a draft's requests go to its lease holder (which forwards nothing on).
+          void ownership.resolve(draftId).then((owner) => {
+            if (owner && !owner.self) forwardHttp(req, res, owner.url, null, ownership.node.id);
+            else route(req, res, url);
+          }, () => route(req, res, url));
           return;
         }
-        if (isDatabaseUnavailable(e)) {
-          metrics.inc('weft_http_unavailable_total', 1, 'Requests answered 503 while the database was unreachable');
-          if (!res.headersSent) sendError(res, new WeftError('UNAVAILABLE', 'The database is unreachable; retry shortly (writes: with the same opId).'));
-          else res.end();
-          return;
-        }
-        log.error('unhandled error', { path: url.pathname, error: e instanceof Error ? e.stack ?? e.message : String(e) });
-        metrics.inc('weft_http_internal_errors_total', 1, 'Unexpected errors');
-        if (!res.headersSent) sendError(res, new WeftError('INTERNAL'));
-        else res.end();
-      });
+      }
+      route(req, res, url);
     },
     upgrade(req, socket, head) {
       for (const u of upgraders) if (u(req, socket, head)) return;
@@ -180,6 +209,8 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
     },
     async close() {
       clearInterval(sweeper);
+      // Leases first: the other nodes take this node's drafts over while it drains.
+      await ownership?.release();
       sse.closeAll();
       await rooms.drainAll();
       await relay.stop();
@@ -194,3 +225,6 @@ function isDatabaseUnavailable(e: unknown): boolean {
   const code = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
   return typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|CONNECT_TIMEOUT|CONNECTION_CLOSED|CONNECTION_ENDED|CONNECTION_DESTROYED|08|57P0)/.test(code);
 }
+
+/** `/v1/drafts/<id>` and everything under it: requests that belong to the draft's owner. */
+const DRAFT_PATH = /^\/v1\/drafts\/([a-z][a-z0-9-]{0,40})(?:\/|$)/;

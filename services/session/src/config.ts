@@ -17,6 +17,12 @@ export interface SessionConfig {
   readonly maxBatch: number;
   /** Yjs compaction: a new epoch once a draft's lineage holds this many structs more than a fresh build (and twice as many). */
   readonly compactAfterStructs: number;
+  /** Several session nodes: this node's id (unset = one node, no leases). */
+  readonly nodeId: string | null;
+  /** …and where the other nodes reach it (default http://HOST:PORT). */
+  readonly nodeUrl: string | null;
+  /** …and how long a draft's lease lasts without renewal (a dead owner's drafts move after it). */
+  readonly leaseMs: number;
 }
 
 interface Option<K extends keyof SessionConfig> {
@@ -46,6 +52,9 @@ export const options: { [K in keyof SessionConfig]: Option<K> } = {
   sessionIdleMs: { env: 'WEFT_SESSION_IDLE_MS', description: 'Close a session after this idle time', parse: int('WEFT_SESSION_IDLE_MS', 30 * 60_000, 1000) },
   maxBodyBytes: { env: 'WEFT_MAX_BODY_BYTES', description: 'Largest request body or Yjs update', parse: int('WEFT_MAX_BODY_BYTES', 512 * 1024, 1024) },
   maxBatch: { env: 'WEFT_MAX_BATCH', description: 'Most steps per group commit', parse: int('WEFT_MAX_BATCH', 64, 1) },
+  nodeId: { env: 'WEFT_NODE_ID', description: 'This session node\'s id when several nodes share one Postgres (drafts are leased to one owner; other nodes forward to it); unset = a single node', parse: optional },
+  nodeUrl: { env: 'WEFT_NODE_URL', description: 'The URL other session nodes use to reach this one (default http://HOST:PORT)', parse: optional },
+  leaseMs: { env: 'WEFT_LEASE_MS', description: 'How long a draft\'s lease lasts without renewal (several nodes): a dead owner\'s drafts move after it', parse: int('WEFT_LEASE_MS', 5000, 200) },
   compactAfterStructs: { env: 'WEFT_COMPACT_AFTER_STRUCTS', description: 'Start a new Yjs epoch (peers reload) once a draft\'s Yjs doc holds this many structs of history beyond a fresh build (and more than the build itself)', parse: int('WEFT_COMPACT_AFTER_STRUCTS', 500, 16) },
 };
 

@@ -7,6 +7,7 @@ import type { Metrics } from './metrics.ts';
 import type { RoomManager } from './rooms/room-manager.ts';
 import type { Turns } from './live/turns.ts';
 import type { SessionManager } from './live/sessions.ts';
+import type { Ownership } from './cluster/ownership.ts';
 
 export interface Logger {
   info(msg: string, extra?: Record<string, unknown>): void;
@@ -37,6 +38,8 @@ export interface Ctx {
   sse: SseHub;
   turns: Turns;
   metrics: Metrics;
+  /** Several nodes: who owns which draft (null on a single node). */
+  ownership: Ownership | null;
   /** Ends an agent turn: RUN_FINISHED on the stream and the bus; null if it was not open. */
   finishTurn(draftId: string, turnId: string): Record<string, number> | null;
 }

@@ -20,6 +20,8 @@ import { DraftDoc } from './draft-doc.ts';
 import { closeSocket } from './close-socket.ts';
 import { Epochs } from './epochs.ts';
 import { AwarenessPolicy } from './live-guards.ts';
+import * as decoding from 'lib0/decoding';
+import { FORWARDED_BY, relaySocket, toBytes } from '../cluster/forward.ts';
 
 /** `token` is kept to re-check the principal while the connection is open (revocation, expiry). */
 interface ConnContext { principal: Principal; socketId: string; token: string }
@@ -97,6 +99,13 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
         return dd;
       });
       ctx.rooms.keepWhile((id) => docs.get(id)?.live != null);
+      // Several nodes: a draft whose lease moved away takes its peers with it — they reconnect
+      // (4500: the provider retries) and are relayed to the new owner.
+      ctx.ownership?.onLost((id) => {
+        const doc = hocuspocus?.documents.get(id);
+        if (doc) for (const conn of doc.getConnections()) closeSocket(conn, CloseCode.INTERNAL, 'UNAVAILABLE');
+        docs.delete(id);
+      });
       hocuspocus = new Hocuspocus({
         quiet: true,
         debounce: 0,
@@ -177,7 +186,8 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
           const deadline = setTimeout(() => { if (!state.authed) ws.close(CloseCode.UNAUTHORIZED, 'UNAUTHORIZED'); }, opts.authDeadlineMs ?? AUTH_DEADLINE_MS);
           deadline.unref();
           ws.on('close', () => { clearTimeout(deadline); sockets.delete(id); });
-          attachSocket(hocuspocus!, ws, req, id);
+          if (ctx.ownership && !req.headers[FORWARDED_BY]) routeSocket(ctx, ws, (first) => attachSocket(hocuspocus!, ws, req, id, first), () => { state.authed = true; });
+          else attachSocket(hocuspocus!, ws, req, id);
         });
         return true;
       });
@@ -210,7 +220,7 @@ async function recheckConnections(ctx: Ctx, h: Hocuspocus | null): Promise<void>
   }
 }
 
-function attachSocket(h: Hocuspocus, ws: WebSocket, req: IncomingMessage, socketId: string): void {
+function attachSocket(h: Hocuspocus, ws: WebSocket, req: IncomingMessage, socketId: string, first: Uint8Array[] = []): void {
   const headers = new Headers();
   for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== SOCKET_HEADER) headers.set(k, v);
   headers.set(SOCKET_HEADER, socketId);
@@ -222,6 +232,39 @@ function attachSocket(h: Hocuspocus, ws: WebSocket, req: IncomingMessage, socket
   });
   ws.on('close', (code: number, reason: Buffer) => client.handleClose({ code, reason: reason.toString() }));
   ws.on('error', () => ws.terminate());
+  for (const m of first) client.handleMessage(m);
+}
+
+/**
+ * Several nodes: the first frame names the document (Hocuspocus messages start with it); a socket
+ * for a draft this node does not own is relayed to the owner, frames and close codes both ways, so
+ * peers of one draft meet in one Hocuspocus document (presence included) whichever node they hit.
+ * One draft per socket in that mode: the owner refuses a document it does not hold.
+ */
+function routeSocket(ctx: Ctx, ws: WebSocket, local: (first: Uint8Array[]) => void, relayed: () => void): void {
+  const own = ctx.ownership!;
+  const first: Uint8Array[] = [];
+  let routed = false;
+  const onFirst = (data: RawData): void => {
+    first.push(toBytes(data));
+    if (routed) return;
+    routed = true;
+    let doc = '';
+    try {
+      doc = decoding.readVarString(decoding.createDecoder(first[0]!));
+    } catch {
+      ws.close(CloseCode.BAD_REQUEST, 'BAD_REQUEST');
+      return;
+    }
+    void own.resolve(doc).then((owner) => {
+      ws.off('message', onFirst);
+      if (owner && !owner.self) {
+        relayed(); // the owner authenticates it (and enforces its own deadline)
+        relaySocket(ws, first, owner.url, own.node.id);
+      } else local(first);
+    }, () => ws.close(CloseCode.INTERNAL, 'UNAVAILABLE'));
+  };
+  ws.on('message', onFirst);
 }
 
 

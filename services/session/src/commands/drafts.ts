@@ -2,12 +2,18 @@ import type { Draft } from '@weft/core';
 import { loadDraft } from '@weft/store';
 import type { Ctx } from '../context.ts';
 import type { Room } from '../rooms/room.ts';
+import { NotOwner } from '../rooms/room-manager.ts';
 import { WeftError } from './errors.ts';
 import { requireScope } from './principal.ts';
 import type { Principal } from './principal.ts';
 
 export async function mustRoom(ctx: Ctx, id: string): Promise<Room> {
-  const room = await ctx.rooms.get(id);
+  const room = await ctx.rooms.get(id).catch((e: unknown) => {
+    // Several nodes: HTTP and /collab are forwarded to the owner before they get here; a door that
+    // cannot forward (MCP) tells the client to retry.
+    if (e instanceof NotOwner) throw new WeftError('UNAVAILABLE', `Draft "${id}" is served by another session node right now; retry shortly (HTTP and /collab requests to any node are forwarded to it).`, { retryAfterMs: 500 });
+    throw e;
+  });
   if (!room) throw new WeftError('NOT_FOUND', `No draft "${id}" (or no access to it).`);
   return room;
 }

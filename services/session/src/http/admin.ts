@@ -74,7 +74,8 @@ export function registerAdmin(router: Router, ctx: Ctx): void {
     } catch {
       db = false;
     }
-    sendJson(res, db ? 200 : 503, { ok: db, db, bus: ctx.bus.connected, rooms: ctx.rooms.size });
+    const node = ctx.ownership ? { node: ctx.ownership.node.id, ownedDrafts: ctx.ownership.ownedCount } : {};
+    sendJson(res, db ? 200 : 503, { ok: db, db, bus: ctx.bus.connected, rooms: ctx.rooms.size, ...node });
   });
 
   router.on('GET', '/metrics', async ({ res }) => {

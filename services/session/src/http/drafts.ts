@@ -4,6 +4,7 @@ import type { VersionEntry } from '@weft/protocol';
 import type { Ctx } from '../context.ts';
 import { loadDraft } from '@weft/store';
 import { mustRoom, readDraft } from '../commands/drafts.ts';
+import type { Room } from '../rooms/room.ts';
 import { WeftError } from '../commands/errors.ts';
 import { can, requireScope } from '../commands/principal.ts';
 import { isObject, readJson, sendJson, sendJsonText } from './respond.ts';
@@ -46,6 +47,9 @@ export function registerDrafts(router: Router, ctx: Ctx): void {
       // The head: the room's committed JSON, serialized straight from the mirror (no clone per request).
       requireScope(p, id, 'read');
       const room = await mustRoom(ctx, id);
+      // Read-your-writes: a client passes the version it last saw; the read waits briefly for it.
+      const seen = url.searchParams.get('minVersion') ?? req.headers['x-weft-min-version'];
+      if (typeof seen === 'string' && seen !== '') await waitFor(room, parseVersion(seen, '/minVersion'));
       const version = room.committedVersion;
       sendJsonText(res, 200, `{"id":${JSON.stringify(id)},"version":${version},"epoch":${room.epoch},"draft":${room.committedJson()}}`);
       return;
@@ -96,3 +100,11 @@ async function listVersions(ctx: Ctx, id: string): Promise<VersionEntry[]> {
   return out.sort((a, b) => a.version - b.version);
 }
 
+
+/** Waits up to 2 s for `version` to be committed (a read after a write acked elsewhere). */
+async function waitFor(room: Room, version: number): Promise<void> {
+  if (room.committedVersion >= version) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([room.whenCommitted(version), new Promise((r) => { timer = setTimeout(r, 2000); })]);
+  clearTimeout(timer);
+}

@@ -17,6 +17,17 @@ export class RoomManager {
   private mirrorFactory: ((room: Room, loaded: RoomLoad) => RoomMirror) | null = null;
 
   private readonly keeps: ((draftId: string) => boolean)[] = [];
+  /** Several nodes: a room opens only on the draft's lease holder. */
+  private owns: ((draftId: string) => Promise<boolean>) | null = null;
+
+  requireOwnership(f: (draftId: string) => Promise<boolean>): void {
+    this.owns = f;
+  }
+
+  /** Drops a draft's room (its lease moved to another node). */
+  drop(draftId: string): void {
+    this.rooms.delete(draftId);
+  }
   private readonly loaded: ((room: Room) => void)[] = [];
 
   /** Called for each room as it opens (at its committed version). */
@@ -76,6 +87,7 @@ export class RoomManager {
 
   /** One round trip (store.loadRoom): the JSON mirror and the Yjs lineage start from the same base and tail. */
   private async load(draftId: string): Promise<Room | null> {
+    if (this.owns && !(await this.owns(draftId))) throw new NotOwner(draftId);
     const loaded = await this.store.loadRoom(draftId);
     if (!loaded) return null;
     const draft = loaded.base ? (loaded.base.doc as unknown as Draft) : emptyDraft(draftId);
@@ -110,5 +122,14 @@ export class RoomManager {
 
   async drainAll(): Promise<void> {
     await Promise.all([...this.rooms.values()].map((r) => r.drain()));
+  }
+}
+
+/** This node does not hold the draft's lease (several nodes): the request belongs to its owner. */
+export class NotOwner extends Error {
+  readonly draftId: string;
+  constructor(draftId: string) {
+    super(`draft ${draftId} is owned by another session node`);
+    this.draftId = draftId;
   }
 }

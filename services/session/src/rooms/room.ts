@@ -1,6 +1,6 @@
 import { applyOpsUnchecked } from '@weft/core';
 import type { Draft } from '@weft/core';
-import type { RoomLog, StoredStep } from '@weft/store';
+import type { Fence, RoomLog, StoredStep } from '@weft/store';
 import { CommitLoop } from './commit-loop.ts';
 import type { Pending } from './commit-loop.ts';
 import { Decider } from './decider.ts';
@@ -32,6 +32,8 @@ export interface RoomOptions {
   onBroken?: (room: Room) => void;
   /** Runs a request again on the draft's current room (after this one was dropped). */
   resubmit?: (draftId: string, req: SubmitRequest) => Promise<SubmitOutcome>;
+  /** The lease the room commits under (several nodes); absent = a single node, nothing to fence. */
+  fence?: (draftId: string) => Fence | null;
   /** A step whose every op was refused (nothing to commit). */
   onRefused?: (draftId: string, r: { version: number; opId: string; actor: string; turnId: string | null; refused: CommittedStep['refused'] }) => void;
 }
@@ -78,6 +80,8 @@ export class Room {
       draftId,
       log: o.log,
       maxBatch: o.maxBatch,
+      // A room whose lease is gone appends under a fence that matches nothing: it can never write.
+      ...(o.fence ? { fence: () => o.fence!(draftId) ?? { node: '', epoch: -1 } } : {}),
       onCommitted: (batch) => this.committedBatch(batch),
       onBroken: () => {
         this.byOpId.clear(); // every uncommitted step has been (or is being) answered
