@@ -15,8 +15,12 @@ export interface PeerPresence {
 }
 
 export interface JoinOptions {
-  /** Base URL of the session service, http(s)://host:port; the socket is `<url>/collab`. */
-  url: string;
+  /**
+   * Base URL of the session service, http(s)://host:port; the socket is `<url>/collab`. Several
+   * URLs (session nodes of one cluster): when the socket to one drops, the peer moves to the next
+   * after a jittered backoff, keeping its doc (unsent edits sync on the new socket).
+   */
+  url: string | readonly string[];
   draftId: string;
   token: string;
   presence?: PeerPresence;
@@ -28,6 +32,8 @@ export interface JoinOptions {
 
 /** The close code of DOC_EPOCH_CHANGED (docs/errors.md): the server compacted the doc. */
 const EPOCH_CHANGED = 4409;
+/** Closes after which another node may serve: abnormal drop, going away, the server's 4500. */
+const DROPPED = new Set([1001, 1006, 4500]);
 
 /**
  * Works in Node and in the browser (the Build view's editor bundles it).
@@ -50,6 +56,10 @@ export class WeftPeer {
   private readonly token: string;
   private socket: HocuspocusProviderWebsocket;
   private readonly openSocket: () => HocuspocusProviderWebsocket;
+  private readonly urls: number;
+  private urlIndex = 0;
+  private failovers = 0;
+  private closed = false;
   /** Submits without an answer yet: opId → the message sent and its resolver. */
   private readonly waiting = new Map<string, { msg: string; answer: (m: ResultMessage) => void }>();
   private readonly refusalListeners: ((m: YjsRefusalMessage) => void)[] = [];
@@ -57,20 +67,23 @@ export class WeftPeer {
   private presence: PeerPresence | null = null;
   readonly refusals: YjsRefusalMessage[] = [];
 
-  private constructor(draftId: string, token: string, openSocket: () => HocuspocusProviderWebsocket) {
+  private constructor(draftId: string, token: string, urls: readonly string[], open: (url: string) => HocuspocusProviderWebsocket) {
     this.draftId = draftId;
     this.token = token;
-    this.openSocket = openSocket;
-    this.socket = this.listen(openSocket());
+    this.urls = urls.length;
+    this.openSocket = () => open(urls[this.urlIndex % urls.length]!);
+    this.socket = this.listen(this.openSocket());
     this.doc = new Y.Doc();
     this.provider = this.open(this.doc);
   }
 
   static async join(o: JoinOptions): Promise<WeftPeer> {
-    const wsUrl = o.url.replace(/^http/, 'ws').replace(/\/$/, '') + '/collab';
+    const urls = (typeof o.url === 'string' ? [o.url] : [...o.url]).map((u) => u.replace(/^http/, 'ws').replace(/\/$/, '') + '/collab');
+    if (urls.length === 0) throw new TypeError('WeftPeer.join needs at least one url');
+    const wsUrl = urls[0]!;
     // Node 20 has no global WebSocket: pass ws (PLATFORM.md); small delays so reconnects are quick.
     const WS = o.WebSocket ?? (globalThis as { WebSocket?: unknown }).WebSocket ?? (await import('ws')).default;
-    const peer = new WeftPeer(o.draftId, o.token, () => new HocuspocusProviderWebsocket({ url: wsUrl, WebSocketPolyfill: WS as never, delay: 50, minDelay: 50, maxDelay: 1000 } as never));
+    const peer = new WeftPeer(o.draftId, o.token, urls, (url) => new HocuspocusProviderWebsocket({ url, WebSocketPolyfill: WS as never, delay: 50, minDelay: 50, maxDelay: 1000 } as never));
     const provider = peer.provider;
     const synced = new Promise<void>((resolve, reject) => {
       const t = setTimeout(() => reject(new Error(`no sync with ${wsUrl} for ${o.draftId} within ${o.timeoutMs ?? 10_000} ms`)), o.timeoutMs ?? 10_000);
@@ -109,9 +122,39 @@ export class WeftPeer {
 
   private listen(socket: HocuspocusProviderWebsocket): HocuspocusProviderWebsocket {
     socket.on('close', ({ event }: { event: { code?: number } }) => {
-      if (event?.code === EPOCH_CHANGED && socket === this.socket) this.reload();
+      if (socket !== this.socket || this.closed) return;
+      if (event?.code === EPOCH_CHANGED) this.reload();
+      else if (this.urls > 1 && (event?.code === undefined || DROPPED.has(event.code))) this.failover();
     });
+    socket.on('open', () => { if (socket === this.socket) this.failovers = 0; });
     return socket;
+  }
+
+  /**
+   * The node this peer talked to went away: after a jittered backoff (so a node's peers do not all
+   * land at once), the next URL, with the same doc — its unsent edits go out in the new sync.
+   */
+  private failover(): void {
+    const socket = this.socket;
+    const delay = Math.min(2000, 100 * 2 ** Math.min(this.failovers, 4)) * (0.5 + Math.random());
+    this.failovers++;
+    setTimeout(() => {
+      if (socket !== this.socket || this.closed) return;
+      this.urlIndex++;
+      this.provider.destroy();
+      destroySocket(socket);
+      this.socket = this.listen(this.openSocket());
+      this.provider = this.open(this.doc);
+      this.provider.attach();
+      if (this.presence) this.provider.setAwarenessField('presence', this.presence);
+      const provider = this.provider;
+      const resend = ({ state }: { state: boolean }): void => {
+        if (!state || provider !== this.provider) return;
+        provider.off('synced', resend);
+        for (const w of this.waiting.values()) provider.sendStateless(w.msg);
+      };
+      provider.on('synced', resend);
+    }, delay).unref?.();
   }
 
   /**
@@ -120,7 +163,7 @@ export class WeftPeer {
    */
   private reload(): void {
     this.provider.destroy();
-    this.socket.destroy();
+    destroySocket(this.socket);
     this.doc.destroy();
     this.socket = this.listen(this.openSocket());
     this.doc = new Y.Doc();
@@ -203,8 +246,9 @@ export class WeftPeer {
   }
 
   close(): void {
+    this.closed = true;
     this.provider.destroy();
-    this.socket.destroy();
+    destroySocket(this.socket);
   }
 
   private onStateless(payload: string): void {
@@ -219,5 +263,14 @@ export class WeftPeer {
       this.refusals.push(m);
       for (const l of this.refusalListeners) l(m);
     }
+  }
+}
+
+/** ws throws when a socket still connecting is closed; it is gone either way. */
+function destroySocket(socket: HocuspocusProviderWebsocket): void {
+  try {
+    socket.destroy();
+  } catch {
+    // "WebSocket was closed before the connection was established"
   }
 }
