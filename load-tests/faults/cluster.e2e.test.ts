@@ -128,6 +128,29 @@ describe('several session nodes on one Postgres and one nats-server', () => {
     b.close();
   }, 60_000);
 
+  it('SIGTERM of the owner: it lets its leases go first, exits within 5 s, and its peer moves to another node within 2 s', async () => {
+    const id = 'drain';
+    const sql = postgres(pg.url, { max: 1, onnotice: () => {} });
+    await seedDraft(client(0), id);
+    const ownerOf = async (): Promise<number> => Number((await sql<{ owner_node: string }[]>`SELECT owner_node FROM drafts WHERE id = ${id}`)[0]!.owner_node.slice(5));
+    const o = await ownerOf();
+    const peer = await WeftPeer.join({ url: [o, (o + 1) % 3, (o + 2) % 3].map((i) => nodes[i]!.url), draftId: id, token: ADMIN });
+    const t0 = Date.now();
+    const exited = nodes[o]!.kill('SIGTERM').then(() => Date.now() - t0);
+    // The peer's submit is sent again (same opId) once it reached another node; it lands once.
+    const r = await peer.submit([{ op: 'replace', path: TEXT_PATH, value: 'after-term' }], { opId: 'term-1', timeoutMs: 10_000 });
+    const moved = r.ok ? Date.now() - t0 : 0;
+    const exitMs = await exited;
+    if (exitMs >= 5000) console.log(nodes[o]!.output().slice(-3000));
+    console.log(`[cluster] SIGTERM of node-${o}: exited in ${exitMs} ms; its peer wrote through another node ${moved} ms after the signal`);
+    expect(exitMs).toBeLessThan(5000);
+    expect(moved).toBeGreaterThan(0);
+    expect(moved).toBeLessThan(2000);
+    peer.close();
+    await sql.end();
+    nodes[o] = await startNode(o);
+  }, 60_000);
+
   it('kill -9 of the owner under load loses no acked op; a paused owner is fenced when it resumes', async () => {
     const id = 'failover';
     await seedDraft(client(0), id);

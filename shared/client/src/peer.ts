@@ -266,11 +266,16 @@ export class WeftPeer {
   }
 }
 
-/** ws throws when a socket still connecting is closed; it is gone either way. */
+/**
+ * Closing a socket still connecting makes Node's ws emit "WebSocket was closed before the
+ * connection was established" on it, after the provider dropped its listeners: an uncaught error.
+ * The socket is gone either way, so the error is absorbed.
+ */
 function destroySocket(socket: HocuspocusProviderWebsocket): void {
+  (socket as unknown as { webSocket?: { on?: (event: string, f: () => void) => void } | null }).webSocket?.on?.('error', () => {});
   try {
     socket.destroy();
   } catch {
-    // "WebSocket was closed before the connection was established"
+    // the same error, thrown synchronously by some ws versions
   }
 }

@@ -197,13 +197,22 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
     },
     async close() {
       if (recheck) clearInterval(recheck);
+      // 1001 "going away": peers with other nodes to try move there at once (WeftPeer), instead of
+      // retrying this one; relayed sockets pass the code on.
+      for (const doc of hocuspocus?.documents.values() ?? []) for (const conn of doc.getConnections()) closeSocket(conn, GOING_AWAY, 'SHUTDOWN');
+      for (const ws of wss?.clients ?? []) ws.close(GOING_AWAY, 'SHUTDOWN');
       hocuspocus?.closeConnections();
+      // A peer that never answers the close frame would hold the process for ws's 30 s close
+      // timeout (SIGTERM took 32 s with one idle peer): the frames get a moment, then the sockets go.
+      if ((wss?.clients.size ?? 0) > 0) await new Promise((r) => setTimeout(r, 250));
+      for (const ws of wss?.clients ?? []) ws.terminate();
       wss?.close();
     },
   };
 }
 
 const SOCKET_HEADER = 'x-weft-socket';
+const GOING_AWAY = 1001;
 
 async function recheckConnections(ctx: Ctx, h: Hocuspocus | null): Promise<void> {
   if (!h) return;
