@@ -2,8 +2,8 @@
 // throwaway Postgres 15 and nats-server (started like the test harness starts them), the preview
 // and the checkpointer. Any node takes any request; Ctrl-C stops everything and removes the data.
 import { startNats, startPostgres } from '@weft/testing';
-import { freePort, spawnLauncher } from './proc.ts';
-import type { ServiceProcess } from './proc.ts';
+import { freePort, spawnLauncher } from '../src/proc.ts';
+import type { ServiceProcess } from '../src/proc.ts';
 
 const admin = process.env['WEFT_ADMIN_TOKEN'] ?? 'wft_admin_local_cluster';
 const pg = await startPostgres({ fsync: true });
