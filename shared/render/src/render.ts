@@ -50,6 +50,20 @@ export function renderDraft(draft: Draft, opts: RenderOptions = {}): Rendered {
 }
 
 export function renderSection(draft: Draft, sectionId: string, opts: RenderOptions = {}): Rendered {
+  try {
+    return renderSectionUnguarded(draft, sectionId, opts);
+  } catch (e) {
+    // Last line of defence (issue 14): a bug outside the per-component guard costs one section
+    // a placeholder and a broken note, never the process or the page.
+    const message = `section ${sectionId}: render failed: ${e instanceof Error ? e.message : String(e)}`;
+    return {
+      html: `<section class="weft-section"${attr('id', `s-${sectionId}`)}${attr('data-section-id', sectionId)}>${placeholderDiv('', 'This section could not be rendered')}</section>`,
+      notes: [{ componentId: '', sectionId, rule: 'invalid_section', message, severity: 'broken' }],
+    };
+  }
+}
+
+function renderSectionUnguarded(draft: Draft, sectionId: string, opts: RenderOptions): Rendered {
   const notes: RenderNote[] = [];
   const sections = draft.sections;
   const section = sections !== null && typeof sections === 'object' && Object.hasOwn(sections, sectionId) ? sections[sectionId] : undefined;

@@ -1,0 +1,69 @@
+// Issue 14: every reader of model-supplied text in interop is total and linear. The lenient JSON
+// parser, the JSON Lines step reader (whole and streamed in random chunks) and the surface-fence
+// reader are fuzzed over arbitrary Unicode weighted towards U+2028/2029, NUL, lone surrogates,
+// JSON and fence punctuation, plus very long and very nested input: each returns a result (ok or
+// a typed error), never throws, never hangs.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseLenient } from './lenient-json.ts';
+import { readModelSteps, StepReader } from './model-steps.ts';
+import { checkBodySurfaces, findSurfaceFences, parseSurfaceFence } from './surface-fence.ts';
+
+const TRICKY = ['\u2028', '\u2029', '\u0000', '\ud800', '\udfff', '\r', '\n', '\t', ' ', '{', '}', '[', ']', '"', '\\', ',', ':', '"id":', '"root"', '"component":"Text"', '{"data":', '"__proto__"', '"constructor"', 'true', 'null', '1e999', '-', '```', '```surface {"id":"s"}\n', '~~~surface {"id":"s"}\n', '~~~', '````', 'a', '😀'];
+const tricky = fc.array(fc.oneof(fc.constantFrom(...TRICKY), fc.string({ unit: 'binary', maxLength: 4 })), { maxLength: 80 }).map((p) => p.join(''));
+const hostile = fc.oneof(tricky, fc.string({ unit: 'binary', maxLength: 200 }), fc.json({ maxDepth: 4 }));
+
+describe('interop text readers under hostile input', () => {
+  it('parseLenient: ok with an end inside the text, or a failure with an offset', () => {
+    fc.assert(fc.property(hostile, (s) => {
+      const r = parseLenient(s);
+      if (r.ok) expect(r.end).toBeLessThanOrEqual(s.length);
+      else expect(typeof r.at).toBe('number');
+    }), { numRuns: 3000 });
+  });
+
+  it('StepReader: the same steps whole or in random chunks, never a throw', () => {
+    fc.assert(fc.property(hostile, fc.array(fc.nat(30), { maxLength: 10 }), (s, cuts) => {
+      const whole = readModelSteps(s);
+      const r = new StepReader();
+      const steps = [];
+      let at = 0;
+      for (const c of cuts) { steps.push(...r.push(s.slice(at, at + c))); at += c; }
+      steps.push(...r.push(s.slice(at)), ...r.end());
+      expect(steps).toEqual(whole.steps);
+    }), { numRuns: 1500 });
+  });
+
+  it('surface fences: found, parsed (streaming or not) and checked without a throw', () => {
+    fc.assert(fc.property(hostile, hostile, (a, b) => {
+      const md = `${a}\n\`\`\`surface {"id":"f"}\n${b}\n${a}`;
+      for (const f of findSurfaceFences(md)) {
+        const p = parseSurfaceFence(f.body, f.info, { streaming: !f.closed });
+        expect(p.section.kind).toBe('surface');
+      }
+      const checked = checkBodySurfaces(md);
+      for (const r of checked.refusals) expect(typeof r.message).toBe('string');
+    }), { numRuns: 1500 });
+  });
+
+  it('prototype names are data or a refusal, never a prototype', () => {
+    const p = parseSurfaceFence('{"id":"__proto__","component":"Text"}\n{"id":"constructor","component":"Text","props":{"text":"x"}}\n{"id":"toString","component":"Text","props":{"text":"y"}}\n{"id":"root","component":"Stack","children":["toString"]}\n{"data":{"__proto__":{"polluted":1},"ok":1}}', 'surface {"id":"x"}');
+    expect(Object.getPrototypeOf(p.section.components)).toBe(Object.prototype);
+    expect(p.errors.map((e) => e.line)).toEqual([1, 2]);
+    expect(Object.keys(p.section.components).sort()).toEqual(['root', 'toString']);
+    expect(p.notes.some((n) => n.message.includes('written again'))).toBe(false);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(checkBodySurfaces('```surface {"id":"__proto__"}\n{"id":"root","component":"Text","props":{"text":"a"}}\n```').refusals.length).toBeGreaterThan(0);
+  });
+
+  it('long and deep input finishes (a quadratic pass would hang here)', () => {
+    const deep = '['.repeat(200_000);
+    expect(parseLenient(deep).ok).toBe(false);
+    expect(readModelSteps('{"ops":'.repeat(50_000)).errors.length).toBeGreaterThan(0);
+    const manyData = `\`\`\`surface {"id":"d"}\n${Array.from({ length: 20_000 }, (_, i) => `{"data":{"k${i}":${i}}}`).join('\n')}\n\`\`\``;
+    expect(Object.keys(parseSurfaceFence(findSurfaceFences(manyData)[0]!.body, 'surface {"id":"d"}').section.data)).toHaveLength(20_000);
+    const manyFences = '```surface {"id":"a"}\n'.repeat(20_000);
+    expect(findSurfaceFences(manyFences).length).toBeGreaterThan(0);
+    expect(typeof parseLenient(`"${'\u2028\u0000\\u00'.repeat(50_000)}"`).ok).toBe('boolean');
+  });
+});
