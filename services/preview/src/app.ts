@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DraftFollower } from '@weft/bus';
 import type { Bus, Subscription } from '@weft/bus';
 import type { Op } from '@weft/core';
-import { baseStyles, cspWithStyleHash, DEFAULT_CSP, renderDraft, renderPage } from '@weft/render';
+import { baseStyles, cspWithStyleHash, DEFAULT_CSP, renderDraft, renderPage, runtimeScript } from '@weft/render';
 import { loadDraft } from '@weft/store';
 import type { EventStore, TokenStore } from '@weft/store';
 import { LiveDraft } from './live-draft.ts';
@@ -153,9 +153,9 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
   const pageCsp = cspWithStyleHash(DEFAULT_CSP, baseStyles);
 
   const routes: { method: string; re: RegExp; fn: (req: IncomingMessage, res: ServerResponse, m: string[], url: URL) => Promise<void> | void }[] = [
-    { method: 'GET', re: /^\/preview\/assets\/(live\.js|build\.js|build\.css|base\.css|editor\.js)$/, fn: async (_req, res, m, url) => {
-      if (m[1] === 'editor.js') {
-        const b = await editorBundle();
+    { method: 'GET', re: /^\/preview\/assets\/(live\.js|build\.js|build\.css|base\.css|editor\.js|runtime\.js)$/, fn: async (_req, res, m, url) => {
+      if (m[1] === 'editor.js' || m[1] === 'runtime.js') {
+        const b = m[1] === 'editor.js' ? await editorBundle() : await runtimeScript();
         const immutable = url.searchParams.get('v') === b.hash;
         return send(res, 200, 'text/javascript; charset=utf-8', b.body, { 'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache', etag: `"${b.hash}"` });
       }
@@ -180,7 +180,13 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
       const live = await open(id);
       if (!live) return sendDenied(res);
       live.lastViewed = now();
-      const html = renderPage(live.draft, { title: live.draft.title || id, scripts: [assetUrl('live.js')] })
+      const runtime = await runtimeScript();
+      const html = renderPage(live.draft, {
+        title: live.draft.title || id, scripts: [assetUrl('live.js')],
+        runtime: `/preview/assets/runtime.js?v=${runtime.hash}`,
+        // Reader events go to the session's API, same origin only (the all-in-one mount).
+        ...(sessionUrl === '' ? { actions: `/v1/drafts/${id}/actions?ticket=${encodeURIComponent(url.searchParams.get('ticket') ?? '')}` } : {}),
+      })
         .replace('<main class="weft-page"', `<main class="weft-page" data-version="${live.version}"`);
       send(res, 200, 'text/html; charset=utf-8', html, {
         'content-security-policy': `${pageCsp}; frame-ancestors 'self'`, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff',

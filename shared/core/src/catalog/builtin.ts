@@ -77,7 +77,7 @@ const defs: EntryDef[] = [
   { name: 'Icon', group: 'content', description: "An icon of the theme's set.", children: 'none',
     props: { name: req(oneOf(ICONS, undefined)), size: opt(oneOf(['md', 'sm', 'lg'])), label: opt(str({ maxLength: 200 })) }, example: { name: 'star' } },
   { name: 'Button', group: 'content', description: 'A button or link button.', children: 'none',
-    props: { label: req(bindable(str({ maxLength: 200 }))), variant: opt(oneOf(['primary', 'secondary', 'ghost', 'link'])), href: opt(url()), onClick: opt(action()), disabled: opt(bindable(bool())) },
+    props: { label: req(bindable(str({ maxLength: 200 }))), variant: opt(oneOf(['primary', 'secondary', 'ghost', 'link'])), href: opt(url()), onClick: opt(action()), disabled: opt(bindable(bool())), checks: opt(checks()) },
     example: { label: 'Get started', href: '/start' } },
   { name: 'Link', group: 'content', description: 'An inline link.', children: 'none',
     props: { text: req(bindable(str({ maxLength: 500 }))), href: req(url()) }, example: { text: 'Learn more', href: '/about' } },

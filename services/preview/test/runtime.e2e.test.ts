@@ -1,0 +1,310 @@
+// The interaction runtime as a reader uses it: real Chromium on the live preview, against the
+// real session service. Every control and action changes what is bound to it, conditions show
+// and hide, checks gate a button, copy and scrollTo work, tampered actions do nothing, the CSP
+// holds, and with JavaScript off the page is complete (tabs and accordions still work).
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import { mkdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { TokenStore } from '@weft/store';
+import type { WeftHttpClient } from '@weft/client';
+import { ADMIN, addSectionOps, startTestSession } from '../../session/test/helpers.ts';
+import type { TestSession } from '../../session/test/helpers.ts';
+import { build } from '../src/app.ts';
+import type { Preview } from '../src/app.ts';
+import { CHROMIUM_LAUNCH, closeStack } from './stack.ts';
+
+let t: TestSession;
+let preview: Preview;
+let server: Server;
+let url: string;
+let browser: Browser;
+let alice: WeftHttpClient;
+let aliceToken: string;
+let n = 0;
+
+beforeAll(async () => {
+  t = await startTestSession({ opsPerSecond: 100_000, opsPerTurn: 100_000 });
+  preview = build({ store: t.store, tokens: new TokenStore(t.db.db), bus: t.bus }, { adminToken: ADMIN, ticketSecret: 'rt-secret', headCheckMs: 500 });
+  server = createServer((req, res) => { if (!preview.handle(req, res)) t.app.handle(req, res); });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const a = server.address();
+  url = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
+  aliceToken = (await t.admin.mintToken({ actor: { id: 'alice', kind: 'human' }, scopes: { '*': ['read', 'write'] } })).token;
+  alice = t.admin.withToken(aliceToken);
+  browser = await chromium.launch(CHROMIUM_LAUNCH);
+});
+
+afterAll(async () => {
+  await closeStack({ browser, preview, server, session: t });
+});
+
+const txt = (id: string, text: unknown, visible?: unknown) => ({ id, component: 'Text', props: { text }, ...(visible ? { visible } : {}) });
+const btn = (id: string, label: string, onClick: unknown, extra: Record<string, unknown> = {}) => ({ id, component: 'Button', props: { label, onClick, ...extra } });
+
+/** One surface with every control and action, bound to one data model. */
+function shopSection(id = 'shop') {
+  const comps = [
+    { id: 'root', component: 'Stack', children: ['period', 'period-text', 'yearly-only', 'seats', 'total', 'plan', 'plan-text', 'count', 'count-stat', 'inc', 'set-pro', 'reset', 'agree', 'agree-text', 'flip', 'buy', 'bought', 'copy', 'to-end', 'evil', 'form', 'done', 'car', 'tabs', 'acc', 'gap1', 'gap2', 'gap3', 'end'] },
+    { id: 'period', component: 'Toggle', props: { options: ['monthly', 'yearly'], value: { path: '/period' }, label: 'Billing' } },
+    txt('period-text', { path: '/period' }),
+    txt('yearly-only', 'Two months free', { eq: [{ path: '/period' }, 'yearly'] }),
+    { id: 'seats', component: 'Slider', props: { min: 1, max: 50, value: { path: '/seats' }, label: 'Seats' } },
+    { id: 'total', component: 'Stat', props: { label: 'Total', value: { call: 'multiply', args: { a: { path: '/seats' }, b: { path: '/price' } } } } },
+    { id: 'plan', component: 'Select', props: { options: ['basic', 'pro'], value: { path: '/plan' }, label: 'Plan' } },
+    txt('plan-text', { path: '/plan' }),
+    { id: 'count', component: 'Counter', props: { value: { path: '/count' }, min: 0, max: 10, label: 'Count' } },
+    { id: 'count-stat', component: 'Stat', props: { label: 'Count', value: { path: '/count' } } },
+    btn('inc', 'Add two', { action: 'increment', path: '/count', by: 2 }),
+    btn('set-pro', 'Go pro', { action: 'set', path: '/plan', value: 'pro' }),
+    btn('reset', 'Reset', { action: 'reset' }),
+    { id: 'agree', component: 'Checkbox', props: { label: 'I agree', value: { path: '/agree' } } },
+    txt('agree-text', { call: 'concat', args: { parts: ['agreed: ', { path: '/agree' }] } }),
+    btn('flip', 'Flip agreement', { action: 'toggle', path: '/agree' }),
+    btn('buy', 'Buy', { action: 'set', path: '/bought', value: true }, { checks: [{ condition: { eq: [{ path: '/agree' }, true] }, message: 'Please agree to the terms first.' }] }),
+    txt('bought', 'Thank you!', { eq: [{ path: '/bought' }, true] }),
+    btn('copy', 'Copy billing', { action: 'copy', text: { path: '/period' } }),
+    btn('to-end', 'Go to the end', { action: 'scrollTo', target: 'end' }),
+    btn('evil', 'Evil', { action: 'set', path: '/note', value: 'x' }),
+    { id: 'form', component: 'Form', props: { submitLabel: 'Send', onSubmit: { action: 'set', path: '/sent', value: true } }, children: ['email'] },
+    { id: 'email', component: 'TextField', props: { label: 'E-mail', kind: 'email', value: { path: '/email' }, checks: [{ condition: { ne: [{ path: '/email' }, ''] }, message: 'Enter your e-mail.' }] } },
+    txt('done', 'Sent!', { eq: [{ path: '/sent' }, true] }),
+    { id: 'car', component: 'Carousel', props: {}, children: ['s1', 's2', 's3'] },
+    txt('s1', 'Slide one'), txt('s2', 'Slide two'), txt('s3', 'Slide three'),
+    { id: 'tabs', component: 'Tabs', props: { value: 'ta' }, children: ['ta', 'tb'] },
+    { id: 'ta', component: 'TabPanel', props: { title: 'First tab' }, children: ['ta-t'] },
+    { id: 'tb', component: 'TabPanel', props: { title: 'Second tab' }, children: ['tb-t'] },
+    txt('ta-t', 'Content of the first tab'), txt('tb-t', 'Content of the second tab'),
+    { id: 'acc', component: 'Accordion', props: {}, children: ['d1'] },
+    { id: 'd1', component: 'Disclosure', props: { summary: 'More details' }, children: ['d1-t'] },
+    txt('d1-t', 'The hidden details'),
+    { id: 'gap1', component: 'Spacer', props: { size: 'xl' } }, { id: 'gap2', component: 'Spacer', props: { size: 'xl' } }, { id: 'gap3', component: 'Spacer', props: { size: 'xl' } },
+    txt('end', 'The end'),
+  ];
+  return {
+    id, kind: 'surface', catalog: 'weft@1',
+    data: { period: 'monthly', seats: 3, price: 12, plan: 'basic', count: 1, agree: false, bought: false, email: '', sent: false, note: 'keep' },
+    components: Object.fromEntries(comps.map((c) => [c.id, c])),
+  };
+}
+
+async function newDraft(section = shopSection()): Promise<string> {
+  const id = `rt${Date.now().toString(36)}${n++}`;
+  await alice.createDraft(id, 'Runtime test');
+  const r = await alice.submit(id, { opId: `${id}-s`, ops: [{ op: 'add', path: `/sections/${section.id}`, value: section }] });
+  expect(r.refused ?? []).toEqual([]);
+  return id;
+}
+
+async function ticketUrl(id: string): Promise<string> {
+  const r = await fetch(`${url}/preview/${id}/ticket`, { method: 'POST', headers: { authorization: `Bearer ${aliceToken}` } });
+  return url + ((await r.json()) as { url: string }).url;
+}
+
+async function open(id: string, ctx?: BrowserContext): Promise<{ page: Page; errors: string[] }> {
+  const page = await (ctx ?? browser).newPage({ viewport: { width: 1000, height: 700 } });
+  const errors: string[] = [];
+  page.on('console', (m) => { if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) errors.push(m.text()); });
+  page.on('response', (r) => { if (r.status() >= 400 && !r.url().endsWith('/favicon.ico')) errors.push(`${r.status()} ${r.url()}`); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(await ticketUrl(id));
+  return { page, errors };
+}
+
+const text = (page: Page, id: string) => page.locator(`[data-component-id="${id}"]`).first().innerText();
+const shown = (page: Page, id: string) => page.locator(`[data-component-id="${id}"]`).first().isVisible();
+
+describe('the interaction runtime in Chromium, as a reader', () => {
+  it('is served same-origin under its hash, ≤ 6 KB gzip, only to pages that need it; the CSP holds', async () => {
+    const id = await newDraft();
+    const res = await fetch(await ticketUrl(id));
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).not.toContain('unsafe-eval');
+    const html = await res.text();
+    const src = /<script src="(\/preview\/assets\/runtime\.js\?v=[0-9a-f]{16})" defer><\/script>/.exec(html)?.[1];
+    expect(src).toBeDefined();
+    const js = await fetch(url + src);
+    expect(js.headers.get('content-type')).toContain('text/javascript');
+    expect(js.headers.get('cache-control')).toContain('immutable');
+    const { gzipSync } = await import('node:zlib');
+    const body = await js.text();
+    console.log(`[runtime] ${body.length} B minified, ${gzipSync(body, { level: 9 }).length} B gzip`);
+    expect(gzipSync(body, { level: 9 }).length).toBeLessThanOrEqual(6 * 1024);
+    // A page with nothing a reader can change does not load it.
+    const plain = `rtp${Date.now().toString(36)}`;
+    await alice.createDraft(plain, 'Plain');
+    await alice.submit(plain, { opId: `${plain}-h`, ops: addSectionOps('hero') });
+    const plainHtml = await (await fetch(await ticketUrl(plain))).text();
+    expect(plainHtml).not.toContain('<script src="/preview/assets/runtime.js');
+    expect(plainHtml).toContain('data-weft-runtime="/preview/assets/runtime.js?v=');
+  });
+
+  it('controls write the data model and everything bound to them follows; conditions show and hide', async () => {
+    const id = await newDraft();
+    const { page, errors } = await open(id);
+    expect(await text(page, 'period-text')).toBe('monthly');
+    expect(await shown(page, 'yearly-only')).toBe(false);
+    await page.getByText('yearly', { exact: true }).click();
+    expect(await text(page, 'period-text')).toBe('yearly');
+    expect(await shown(page, 'yearly-only')).toBe(true);
+    await page.getByText('monthly', { exact: true }).click();
+    expect(await shown(page, 'yearly-only')).toBe(false);
+    // Slider → Stat computed by the host (multiply), and the slider's own output
+    expect(await page.locator('[data-component-id="total"] .weft-stat-number').innerText()).toBe('36');
+    await page.locator('[data-component-id="seats"] input[type=range]').fill('10');
+    expect(await page.locator('[data-component-id="total"] .weft-stat-number').innerText()).toBe('120');
+    expect(await page.locator('[data-component-id="seats"] output').innerText()).toBe('10');
+    // Select
+    await page.locator('[data-component-id="plan"] select').selectOption('pro');
+    expect(await text(page, 'plan-text')).toBe('pro');
+    // Counter: + and − appear with the runtime and are clamped to min/max
+    await page.locator('[data-component-id="count"] button[aria-label="Increase"]').click();
+    expect(await page.locator('[data-component-id="count-stat"] .weft-stat-number').innerText()).toBe('2');
+    for (let i = 0; i < 12; i++) await page.locator('[data-component-id="count"] button[aria-label="Increase"]').click();
+    expect(await page.locator('[data-component-id="count"] input').inputValue()).toBe('10');
+    await page.locator('[data-component-id="count"] button[aria-label="Decrease"]').click();
+    expect(await page.locator('[data-component-id="count-stat"] .weft-stat-number').innerText()).toBe('9');
+    // Checkbox → bound text
+    await page.getByLabel('I agree').check();
+    expect(await text(page, 'agree-text')).toBe('agreed: true');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('button actions: increment, set, toggle, reset; checks gate a button; copy and scrollTo work', async () => {
+    const id = await newDraft();
+    const ctx = await browser.newContext({ viewport: { width: 1000, height: 700 } });
+    await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
+    const { page, errors } = await open(id, ctx);
+    await page.click('[data-component-id="inc"]');
+    expect(await page.locator('[data-component-id="count-stat"] .weft-stat-number').innerText()).toBe('3');
+    expect(await page.locator('[data-component-id="count"] input').inputValue()).toBe('3');
+    await page.click('[data-component-id="set-pro"]');
+    expect(await text(page, 'plan-text')).toBe('pro');
+    expect(await page.locator('[data-component-id="plan"] select').inputValue()).toBe('pro');
+    // Checks: "Buy" is disabled with its reason shown until the reader agrees
+    const buy = page.locator('[data-component-id="buy"]');
+    expect(await buy.isDisabled()).toBe(true);
+    expect(await page.getByText('Please agree to the terms first.').isVisible()).toBe(true);
+    await page.click('[data-component-id="flip"]');
+    expect(await text(page, 'agree-text')).toBe('agreed: true');
+    expect(await page.getByLabel('I agree').isChecked()).toBe(true);
+    expect(await buy.isDisabled()).toBe(false);
+    expect(await page.getByText('Please agree to the terms first.').isVisible()).toBe(false);
+    await buy.click();
+    expect(await shown(page, 'bought')).toBe(true);
+    // Reset restores the initial data model and everything bound to it
+    await page.click('[data-component-id="reset"]');
+    expect(await text(page, 'plan-text')).toBe('basic');
+    expect(await page.locator('[data-component-id="count-stat"] .weft-stat-number').innerText()).toBe('1');
+    expect(await shown(page, 'bought')).toBe(false);
+    expect(await buy.isDisabled()).toBe(true);
+    // Copy puts the bound text on the clipboard
+    await page.getByText('yearly', { exact: true }).click();
+    await page.click('[data-component-id="copy"]');
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('yearly');
+    // scrollTo brings the target into view
+    await page.evaluate(() => window.scrollTo(0, 0));
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    await page.click('[data-component-id="to-end"]');
+    await expect.poll(() => page.locator('[data-component-id="end"]').evaluate((e) => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; })).toBe(true);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
+  it('a form validates on the client: a failing check shows under its field and stops the submit', async () => {
+    const id = await newDraft();
+    const { page, errors } = await open(id);
+    await page.click('[data-component-id="form"] button[type=submit]');
+    expect(await page.getByText('Enter your e-mail.').isVisible()).toBe(true);
+    expect(await shown(page, 'done')).toBe(false);
+    await page.getByLabel('E-mail').fill('ada@example.com');
+    expect(await page.getByText('Enter your e-mail.').isVisible()).toBe(false);
+    await page.click('[data-component-id="form"] button[type=submit]');
+    expect(await shown(page, 'done')).toBe(true);
+    expect(page.url()).toContain(`/preview/${id}`);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('the carousel advances with its buttons', async () => {
+    const id = await newDraft();
+    const { page } = await open(id);
+    const track = page.locator('[data-component-id="car"]');
+    expect(await track.evaluate((e) => e.scrollLeft)).toBe(0);
+    await page.click('[data-component-id="car"] button[aria-label="Next slide"]');
+    await expect.poll(() => track.evaluate((e) => e.scrollLeft)).toBeGreaterThan(0);
+    // at the end, next wraps round to the first slide
+    for (let i = 0; i < 3 && (await track.evaluate((e) => e.scrollLeft < e.scrollWidth - e.clientWidth - 2)); i++) {
+      await page.click('[data-component-id="car"] button[aria-label="Next slide"]');
+      await page.waitForTimeout(600);
+    }
+    await page.click('[data-component-id="car"] button[aria-label="Next slide"]');
+    await expect.poll(() => track.evaluate((e) => e.scrollLeft)).toBe(0);
+    await page.close();
+  });
+
+  it('hostile: tampered actions cannot reach the prototype or navigate off-site', async () => {
+    const id = await newDraft();
+    const { page } = await open(id);
+    const before = page.url();
+    const tamper = (json: string) => page.evaluate((j) => {
+      const b = document.querySelector('[data-component-id="evil"]')!;
+      b.setAttribute('data-weft-action-json', j);
+      (b as HTMLElement).click();
+    }, json);
+    await tamper('{"action":"set","path":"/__proto__/polluted","value":1}');
+    await tamper('{"action":"set","path":"/constructor/prototype/polluted","value":1}');
+    await tamper('{"action":"navigate","href":"javascript:document.title=\'pwned\'"}');
+    await tamper('{"action":"navigate","href":"//evil.example/"}');
+    await tamper('{"action":"navigate","href":"/\\\\evil.example/"}');
+    await tamper('not json');
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => ({} as Record<string, unknown>)['polluted'])).toBeUndefined();
+    expect(await page.title()).not.toBe('pwned');
+    expect(page.url()).toBe(before);
+    // an in-site navigate still works
+    await tamper('{"action":"navigate","href":"#s-shop"}');
+    await expect.poll(() => page.url()).toContain('#s-shop');
+    await page.close();
+  });
+
+  it('with JavaScript disabled the page is complete and tabs and accordions still work', async () => {
+    const id = await newDraft();
+    const ctx = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1000, height: 900 } });
+    const { page } = await open(id, ctx);
+    for (const c of ['period', 'seats', 'total', 'plan', 'count', 'buy', 'form', 'car', 'tabs', 'end']) expect(await page.locator(`[data-component-id="${c}"]`).count(), c).toBeGreaterThan(0);
+    expect(await page.locator('[data-component-id="total"] .weft-stat-number').innerText()).toBe('36');
+    expect(await text(page, 'period-text')).toBe('monthly');
+    expect(await page.getByText('Content of the first tab').isVisible()).toBe(true);
+    expect(await page.getByText('Content of the second tab').isVisible()).toBe(false);
+    await page.getByText('Second tab', { exact: true }).click();
+    expect(await page.getByText('Content of the second tab').isVisible()).toBe(true);
+    expect(await page.getByText('Content of the first tab').isVisible()).toBe(false);
+    expect(await page.getByText('The hidden details').isVisible()).toBe(false);
+    await page.getByText('More details').click();
+    expect(await page.getByText('The hidden details').isVisible()).toBe(true);
+    // Controls that need the runtime stay out of the way
+    expect(await page.locator('[data-component-id="count"] button[aria-label="Increase"]').isVisible()).toBe(false);
+    mkdirSync('test-artifacts', { recursive: true });
+    await page.screenshot({ path: 'test-artifacts/runtime-no-js.png', fullPage: true });
+    await ctx.close();
+  });
+
+  it('a live edit keeps what the reader set unless the server changed that data', async () => {
+    const id = await newDraft();
+    const { page } = await open(id);
+    await page.getByText('yearly', { exact: true }).click();
+    const r = await alice.submit(id, { opId: `${id}-e`, ops: [{ op: 'replace', path: '/sections/shop/components/end/props/text', value: 'The very end' }] });
+    await page.waitForFunction((v) => Number(document.querySelector('main.weft-page')?.getAttribute('data-version')) >= v, r.version, { timeout: 20_000 });
+    await expect.poll(() => text(page, 'end')).toBe('The very end');
+    expect(await text(page, 'period-text')).toBe('yearly');
+    expect(await shown(page, 'yearly-only')).toBe(true);
+    await page.screenshot({ path: 'test-artifacts/runtime-live.png', fullPage: true });
+    await page.close();
+  });
+});
