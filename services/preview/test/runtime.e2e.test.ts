@@ -295,6 +295,30 @@ describe('the interaction runtime in Chromium, as a reader', () => {
     await ctx.close();
   });
 
+  it('a surface fence inside a Markdown body is live between its paragraphs', async () => {
+    const source = [
+      'Our plans changed this year. Here is what you pay:', '',
+      '```surface {"id":"pricing","catalog":"weft@1"}',
+      '{"data":{"billing":"monthly"}}',
+      '{"id":"root","component":"Stack","children":["switch","note"]}',
+      '{"id":"switch","component":"Toggle","props":{"options":["monthly","yearly"],"value":{"path":"/billing"}}}',
+      '{"id":"note","component":"Text","props":{"text":{"call":"concat","args":{"parts":["You pay ",{"path":"/billing"}]}}}}',
+      '```', '', 'Questions? Ask in the **comments**.',
+    ].join('\n');
+    const id = await newDraft({ id: 'post', kind: 'surface', catalog: 'weft@1', data: {}, components: { root: { id: 'root', component: 'Markdown', props: { source } } } } as never);
+    const { page, errors } = await open(id);
+    const inline = page.locator('section.weft-inline-surface');
+    expect(await inline.count()).toBe(1);
+    expect(await page.locator('[data-component-id="root"] > p').first().innerText()).toContain('Our plans changed');
+    expect(await page.locator('[data-component-id="root"] > p').last().innerText()).toContain('Questions?');
+    expect(await inline.locator('[data-component-id="note"]').innerText()).toBe('You pay monthly');
+    await inline.getByText('yearly', { exact: true }).click();
+    expect(await inline.locator('[data-component-id="note"]').innerText()).toBe('You pay yearly');
+    await page.screenshot({ path: 'test-artifacts/runtime-fence.png' });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('a live edit keeps what the reader set unless the server changed that data', async () => {
     const id = await newDraft();
     const { page } = await open(id);

@@ -29,6 +29,10 @@ export interface Scope {
   readonly checkProps: boolean;
   /** What the interaction runtime re-evaluates in this section (see logic.ts). */
   readonly logic: Logic;
+  /** A surface fence in this section's prose loads the runtime (its own logic, its own data). */
+  nestedLive: boolean;
+  /** Renders a fence's surface under a page-unique key; undefined inside a fence (no nesting). */
+  readonly renderSurface: ((section: SurfaceSection, key: string) => string) | undefined;
 }
 
 const MAX_TEXT = 10_000;

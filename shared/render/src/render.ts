@@ -70,11 +70,19 @@ export function renderSection(draft: Draft, sectionId: string, opts: RenderOptio
 }
 
 function renderSectionUnguarded(draft: Draft, sectionId: string, opts: RenderOptions): Rendered {
-  const notes: RenderNote[] = [];
   const sections = draft.sections;
   const section = sections !== null && typeof sections === 'object' && Object.hasOwn(sections, sectionId) ? sections[sectionId] : undefined;
-  const open = `<section class="weft-section`;
-  const ids = `${attr('id', `s-${sectionId}`)}${attr('data-section-id', sectionId)}`;
+  return renderSurface(section, sectionId, opts, 0);
+}
+
+/**
+ * One surface: a page section (depth 0) or a ```surface fence inside prose (depth 1, keyed by
+ * `<section>-<component>-<fence id>` so DOM ids stay unique). Fences in a fence are not expanded.
+ */
+function renderSurface(section: unknown, sectionId: string, opts: RenderOptions, depth: number): Rendered {
+  const notes: RenderNote[] = [];
+  const open = `<section class="weft-section${depth > 0 ? ' weft-inline-surface' : ''}`;
+  const ids = `${depth === 0 ? attr('id', `s-${sectionId}`) : ''}${attr('data-section-id', sectionId)}`;
   if (!isSurface(section)) {
     const why = section === undefined ? 'no such section' : 'not a surface section';
     notes.push({ componentId: '', sectionId, rule: section === undefined ? 'path_not_found' : 'invalid_section', message: `section ${sectionId}: ${why}`, severity: 'broken' });
@@ -95,6 +103,13 @@ function renderSectionUnguarded(draft: Draft, sectionId: string, opts: RenderOpt
     tabState: undefined,
     checkProps: opts.checkProps !== false,
     logic: emptyLogic(),
+    nestedLive: false,
+    renderSurface: depth === 0 ? (s, key) => {
+      const r = renderSurface(s, key, opts, depth + 1);
+      for (const n of r.notes) notes.push(n);
+      scope.nestedLive ||= r.interactive;
+      return r.html;
+    } : undefined,
   };
   const comps = section.components !== null && typeof section.components === 'object' ? section.components : {};
   let body: string;
@@ -112,7 +127,7 @@ function renderSectionUnguarded(draft: Draft, sectionId: string, opts: RenderOpt
   const live = scope.logic.live && opts.embedData !== false;
   const script = opts.embedData === false ? '' : `<script type="application/json" data-weft-state${attr('data-section-id', sectionId)}>${jsonForScript(data)}</script>`;
   const logic = live ? `<script type="application/json" data-weft-logic>${jsonForScript(logicJson(scope.logic))}</script>` : '';
-  return { html: `${open}${cls}"${ids}${attr('data-catalog', String(section.catalog ?? ''))} data-weft-surface>${script}${logic}<div class="weft-surface">${body}</div></section>`, notes, interactive: live };
+  return { html: `${open}${cls}"${ids}${attr('data-catalog', String(section.catalog ?? ''))} data-weft-surface>${script}${logic}<div class="weft-surface">${body}</div></section>`, notes, interactive: live || scope.nestedLive };
 }
 
 function isSurface(s: unknown): s is SurfaceSection {

@@ -6,6 +6,7 @@ import { chartSvg, type ChartKind, type Point } from '../chart.ts';
 import type { Comp } from '../comp.ts';
 import { attr } from '../escape.ts';
 import { iconSvg } from '../icons.ts';
+import { hasFence, heal, renderProse } from '../prose.ts';
 import type { Renderer } from './renderer.ts';
 
 const EXTERNAL = /^(https?:|mailto:)/i;
@@ -41,14 +42,17 @@ export const content: Record<string, Renderer> = {
     render: (c) => {
       const text = c.str('text', true);
       const cls = `weft-text weft-tone-${c.oneOf('tone', ['default', 'muted'])} weft-size-${c.oneOf('size', ['md', 'sm', 'lg'])}`;
-      return text === undefined ? '' : `<p${c.attrs(cls)}${c.bindAttr('text')}>${c.inline(text)}</p>`;
+      if (text === undefined) return '';
+      // A Text whose body holds a surface fence is prose with a surface in it: a block, not a <p>.
+      if (hasFence(text)) return `<div${c.attrs(`${cls} weft-prose`)}>${renderProse(c, text)}</div>`;
+      return `<p${c.attrs(cls)}${c.bindAttr('text')}>${c.inline(heal(text))}</p>`;
     },
   },
   Markdown: {
     leaf: true,
     render: (c) => {
       const source = c.str('source', true);
-      return source === undefined ? '' : `<div${c.attrs('weft-markdown')}>${c.markdown(source)}</div>`;
+      return source === undefined ? '' : `<div${c.attrs('weft-markdown')}>${renderProse(c, source)}</div>`;
     },
   },
   Image: {
