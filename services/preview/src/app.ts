@@ -43,6 +43,8 @@ export interface Preview {
   close(): Promise<void>;
   /** For tests and metrics: the materialized draft, if loaded. */
   live(draftId: string): LiveDraft | undefined;
+  /** Whether a view ticket is valid for the draft (the session's reader-actions door asks). */
+  validTicket(ticket: string, draftId: string): boolean;
 }
 
 const asset = (name: string): { body: string; hash: string } => {
@@ -245,6 +247,7 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
 
   return {
     live: (draftId) => loaded.get(draftId),
+    validTicket: (ticket, draftId) => tickets.valid(ticket, draftId),
     handle(req, res) {
       const url = new URL(req.url ?? '/', 'http://localhost');
       if (!url.pathname.startsWith('/preview/') && !url.pathname.startsWith('/build/')) return false;

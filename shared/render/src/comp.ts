@@ -170,6 +170,14 @@ export class Comp {
     return attr('data-weft-model', raw.path);
   }
 
+  /** ` data-weft-event="name"` when the control or button tells agents about the reader's change. */
+  eventAttr(): string {
+    const name = this.raw('event');
+    if (typeof name !== 'string' || !/^[A-Za-z0-9._:-]{1,64}$/.test(name)) return '';
+    this.scope.logic.live = true;
+    return attr('data-weft-event', name);
+  }
+
   /**
    * The `checks` prop ({condition, message}[]): each message as a hidden note the runtime shows
    * while its condition fails (`shown` renders the failing ones visible, e.g. under a Button).

@@ -102,9 +102,9 @@ export const content: Record<string, Renderer> = {
       const cls = `weft-button weft-variant-${variant}`;
       if (href !== undefined) {
         const target = disabled ? ' aria-disabled="true"' : `${attr('href', href)}${rel(href)}`;
-        return `<a${c.attrs(cls)}${target}${actionAttrs(action)}${gate}${c.bindAttr('label')}>${c.text(label)}</a>${checks.html}`;
+        return `<a${c.attrs(cls)}${target}${actionAttrs(action)}${gate}${c.eventAttr()}${c.bindAttr('label')}>${c.text(label)}</a>${checks.html}`;
       }
-      return `<button${c.attrs(cls)} type="button"${disabled ? ' disabled' : ''}${actionAttrs(action)}${gate}${c.bindAttr('label')}>${c.text(label)}</button>${checks.html}`;
+      return `<button${c.attrs(cls)} type="button"${disabled ? ' disabled' : ''}${actionAttrs(action)}${gate}${c.eventAttr()}${c.bindAttr('label')}>${c.text(label)}</button>${checks.html}`;
     },
   },
   Link: {

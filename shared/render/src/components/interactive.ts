@@ -112,7 +112,7 @@ export const interactive: Record<string, Renderer> = {
       const model = c.modelAttr();
       const items = opts.map((o, i) => `<label class="weft-toggle-option"><input type="radio"${attr('name', name)}${attr('id', `${name}-${i}`)}${attr('value', o.value)}${model}${o.value === value ? ' checked' : ''}><span>${c.text(o.label)}</span></label>`);
       const legend = label ? `<legend class="weft-field-label">${c.text(label)}</legend>` : '';
-      return `<fieldset${c.attrs('weft-toggle')}>${legend}<div class="weft-toggle-options">${items.join('')}</div></fieldset>`;
+      return `<fieldset${c.attrs('weft-toggle')}${c.eventAttr()}>${legend}<div class="weft-toggle-options">${items.join('')}</div></fieldset>`;
     },
   },
   Select: {
@@ -124,7 +124,7 @@ export const interactive: Record<string, Renderer> = {
       const value = current(c);
       const id = c.domId();
       const items = opts.map((o) => `<option${attr('value', o.value)}${o.value === value ? ' selected' : ''}>${c.text(o.label)}</option>`);
-      return `<div${c.attrs('weft-field')}>${labelFor(c, label, id)}<select class="weft-input"${attr('id', id)}${attr('name', c.id)}${c.modelAttr()}>${items.join('')}</select></div>`;
+      return `<div${c.attrs('weft-field')}${c.eventAttr()}>${labelFor(c, label, id)}<select class="weft-input"${attr('id', id)}${attr('name', c.id)}${c.modelAttr()}>${items.join('')}</select></div>`;
     },
   },
   Slider: {
@@ -138,7 +138,7 @@ export const interactive: Record<string, Renderer> = {
       const raw = c.num('value') ?? min;
       const value = Math.min(Math.max(raw, min), max);
       const id = c.domId();
-      return `<div${c.attrs('weft-field weft-slider')}>${labelFor(c, label, id)}<div class="weft-slider-row"><input class="weft-range" type="range"${attr('id', id)}${attr('name', c.id)}${attr('min', min)}${attr('max', max)}${attr('step', step)}${attr('value', value)}${c.modelAttr()}><output${attr('for', id)}${c.bindAttr('value')}>${c.text(String(value))}</output></div></div>`;
+      return `<div${c.attrs('weft-field weft-slider')}${c.eventAttr()}>${labelFor(c, label, id)}<div class="weft-slider-row"><input class="weft-range" type="range"${attr('id', id)}${attr('name', c.id)}${attr('min', min)}${attr('max', max)}${attr('step', step)}${attr('value', value)}${c.modelAttr()}><output${attr('for', id)}${c.bindAttr('value')}>${c.text(String(value))}</output></div></div>`;
     },
   },
   Counter: {
@@ -154,7 +154,7 @@ export const interactive: Record<string, Renderer> = {
       const model = c.modelAttr();
       // − and + need the runtime: hidden until it runs (the number input works without it).
       const btn = (by: number, text: string, name: string): string => model === '' ? '' : `<button type="button" class="weft-button weft-variant-secondary weft-counter-step" hidden data-weft-js${attr('data-weft-step', by)}${attr('aria-label', name)}>${text}</button>`;
-      return `<div${c.attrs('weft-field weft-counter')}>${labelFor(c, label, id)}<div class="weft-counter-row">${btn(-step, '−', 'Decrease')}<input class="weft-input" type="number"${attr('id', id)}${attr('name', c.id)}${numAttr('min', min)}${numAttr('max', max)}${attr('step', step)}${attr('value', value)}${aria}${model}>${btn(step, '+', 'Increase')}</div></div>`;
+      return `<div${c.attrs('weft-field weft-counter')}${c.eventAttr()}>${labelFor(c, label, id)}<div class="weft-counter-row">${btn(-step, '−', 'Decrease')}<input class="weft-input" type="number"${attr('id', id)}${attr('name', c.id)}${numAttr('min', min)}${numAttr('max', max)}${attr('step', step)}${attr('value', value)}${aria}${model}>${btn(step, '+', 'Increase')}</div></div>`;
     },
   },
   Carousel: {
@@ -210,7 +210,7 @@ export const interactive: Record<string, Renderer> = {
       const label = c.str('label', true);
       if (label === undefined) return '';
       const id = c.domId();
-      return `<div${c.attrs('weft-check')}><input type="checkbox"${attr('id', id)}${attr('name', c.id)}${c.bool('value') ? ' checked' : ''}${c.modelAttr()}><label${attr('for', id)}>${c.text(label)}</label></div>`;
+      return `<div${c.attrs('weft-check')}${c.eventAttr()}><input type="checkbox"${attr('id', id)}${attr('name', c.id)}${c.bool('value') ? ' checked' : ''}${c.modelAttr()}><label${attr('for', id)}>${c.text(label)}</label></div>`;
     },
   },
 };

@@ -174,7 +174,7 @@ function run(s: Surface, el: HTMLElement, a: Obj): void {
       return;
     }
     case 'scrollTo': comp(s, text(a['target']))?.scrollIntoView({ behavior: reduced() ? 'auto' : 'smooth', block: 'start' }); return;
-    default: return;
+    default: emit(s, el, {}); return;
   }
   paint(s);
   emit(s, el, path ? { [path]: get(s, path) ?? null } : {});
@@ -213,7 +213,7 @@ doc.addEventListener('click', (e) => {
   }
   const sl = t.closest?.('[data-weft-slide]');
   if (sl) { const car = sl.closest('.weft-carousel'); if (car) slide(car, num(sl.getAttribute('data-weft-slide'))); return; }
-  const el = t.closest?.<HTMLElement>('[data-weft-action]');
+  const el = t.closest?.<HTMLElement>('[data-weft-action], button[data-weft-event]');
   if (!el || el.tagName === 'FORM') return;
   const s = surfaceOf(el);
   if (!s) return;
