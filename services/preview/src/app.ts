@@ -234,7 +234,9 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
         return sendJson(res, 400, { code: 'BAD_REQUEST', message: `version must be an integer in 0..${meta.headVersion}`, path: '/version' });
       }
       const at = await loadDraft(store, id, version);
-      sendJson(res, 200, { id, version: at.version, head: meta.headVersion, title: at.draft.title, html: renderDraft(at.draft).html });
+      const r = renderDraft(at.draft);
+      // Fidelity notes: what did not render as written (rule, severity broken|approximate, component).
+      sendJson(res, 200, { id, version: at.version, head: meta.headVersion, title: at.draft.title, html: r.html, notes: r.notes });
     } },
     { method: 'GET', re: /^\/build\/([^/]+)$/, fn: async (_req, res, m) => {
       const id = m[1]!;

@@ -29,6 +29,7 @@ beforeAll(async () => {
   t = await startTestSession({ opsPerSecond: 100_000, opsPerTurn: 100_000 });
   preview = build({ store: t.store, tokens: new TokenStore(t.db.db), bus: t.bus }, { adminToken: ADMIN, ticketSecret: 'rt-secret', headCheckMs: 500 });
   server = createServer((req, res) => { if (!preview.handle(req, res)) t.app.handle(req, res); });
+  server.on('upgrade', t.app.upgrade); // the Build view's editor joins as a Yjs peer
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const a = server.address();
   url = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
@@ -316,6 +317,33 @@ describe('the interaction runtime in Chromium, as a reader', () => {
     expect(await inline.locator('[data-component-id="note"]').innerText()).toBe('You pay yearly');
     await page.screenshot({ path: 'test-artifacts/runtime-fence.png' });
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('the Build view runs it too, and draws broken fidelity notes on their components', async () => {
+    const id = await newDraft();
+    // Kept and flagged by the pipeline, drawn as a placeholder by the renderer: a broken note.
+    const bad = await alice.submit(id, { opId: `${id}-bad`, ops: [
+      { op: 'add', path: '/sections/shop/components/odd', value: { id: 'odd', component: 'Zzyzxqv', props: {} } },
+      { op: 'add', path: '/sections/shop/components/root/children/0', value: 'odd' },
+    ] });
+    expect(bad.refused).toEqual([]);
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(`${url}/build/${id}`);
+    await page.fill('#wb-token', aliceToken);
+    await page.click('form#wb-login button[type=submit]');
+    const frame = page.frameLocator('#wb-frame');
+    await expect.poll(() => frame.locator('[data-component-id="period-text"]').count(), { timeout: 15_000 }).toBe(1);
+    await frame.getByText('yearly', { exact: true }).click();
+    await expect.poll(() => frame.locator('[data-component-id="period-text"]').innerText()).toBe('yearly');
+    expect(await frame.locator('[data-component-id="yearly-only"]').isVisible()).toBe(true);
+    // The render's notes over HTTP, and the Build view outlines the broken one.
+    const r = await fetch(`${url}/preview/${id}/render`, { headers: { authorization: `Bearer ${aliceToken}` } });
+    const notes = ((await r.json()) as { notes: { rule: string; severity: string; componentId: string }[] }).notes;
+    expect(notes).toContainEqual(expect.objectContaining({ rule: 'unknown_component', severity: 'broken', componentId: 'odd' }));
+    await expect.poll(() => page.locator('.wb-box-broken').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(await page.locator('.wb-box-broken .wb-box-label').first().innerText()).toContain('unknown_component');
+    await page.screenshot({ path: 'test-artifacts/runtime-build-view.png' });
     await page.close();
   });
 
