@@ -360,3 +360,41 @@ describe('the interaction runtime in Chromium, as a reader', () => {
     await page.close();
   });
 });
+
+describe('$source data on the server', () => {
+  it('a drafts source lists only the drafts the reader may see, as cards in a Table and a List', async () => {
+    const tag = Date.now().toString(36);
+    const mine = [`src-a-${tag}`, `src-b-${tag}`];
+    const secret = `src-secret-${tag}`;
+    for (const [i, d] of [...mine, secret].entries()) await alice.createDraft(d, `Post ${i} ${d.startsWith('src-secret') ? 'SECRET' : 'public'}`);
+    const page = `src-page-${tag}`;
+    await alice.createDraft(page, 'Index');
+    const section = {
+      id: 'index', kind: 'surface', catalog: 'weft@1', data: { posts: { $source: 'drafts', query: { limit: 10, sort: 'title' } } },
+      components: {
+        root: { id: 'root', component: 'Stack', children: ['table', 'list'] },
+        table: { id: 'table', component: 'Table', props: { columns: [{ key: 'title', label: 'Title' }, { key: 'id', label: 'Id' }, { key: 'updated', label: 'Updated' }], rows: { path: '/posts' } } },
+        list: { id: 'list', component: 'List', props: { items: { path: '/posts' } } },
+      },
+    };
+    const ok = await alice.submit(page, { opId: `${page}-s`, ops: [{ op: 'add', path: '/sections/index', value: section }] });
+    expect(ok.refused).toEqual([]);
+    // Validation: limit 500 and an unknown source are refused with invalid_source.
+    const bad = await alice.submit(page, { opId: `${page}-bad`, ops: [{ op: 'replace', path: '/sections/index/data/posts/query/limit', value: 500 }, { op: 'add', path: '/sections/index/data/other', value: { $source: 'users' } }] });
+    expect(bad.refused.map((r) => r.rule)).toEqual(['invalid_source', 'invalid_source']);
+    const rita = (await t.admin.mintToken({ actor: { id: `rita-${tag}`, kind: 'human' }, scopes: { [page]: ['read'], [mine[0]!]: ['read'], [mine[1]!]: ['read'] } })).token;
+    const r = await fetch(`${url}/preview/${page}/ticket`, { method: 'POST', headers: { authorization: `Bearer ${rita}` } });
+    const p = await browser.newPage();
+    await p.goto(url + ((await r.json()) as { url: string }).url);
+    const ids = await p.locator('[data-component-id="table"] tbody tr td:nth-child(2)').allInnerTexts();
+    expect(ids.sort()).toEqual([...mine, page].sort());
+    expect(await p.locator('[data-component-id="table"]').innerText()).not.toContain('SECRET');
+    expect(await p.locator('[data-component-id="list"] li').allInnerTexts()).toEqual(['Index', 'Post 0 public', 'Post 1 public']);
+    const updated = await p.locator('[data-component-id="table"] tbody tr td:nth-child(3)').first().innerText();
+    expect(Number.isNaN(Date.parse(updated))).toBe(false);
+    // The same draft through the token-authorised render: Alice may read everything, so she sees the secret one.
+    const all = await (await fetch(`${url}/preview/${page}/render`, { headers: { authorization: `Bearer ${aliceToken}` } })).json() as { html: string };
+    expect(all.html).toContain(secret);
+    await p.close();
+  });
+});

@@ -158,6 +158,8 @@ export const content: Record<string, Renderer> = {
       const ordered = c.bool('ordered');
       const tag = ordered ? 'ol' : 'ul';
       const lis = items.map((it) => {
+        // An entry card (a `$source` list) shows its title; other objects show as JSON, noted.
+        if (isObject(it) && typeof it['title'] === 'string') return `<li>${c.text(it['title'])}</li>`;
         if (isObject(it) || Array.isArray(it)) c.note('invalid_props', 'items holds a non-string item', 'approximate');
         return `<li>${c.inline(cellText(it))}</li>`;
       });
