@@ -29,6 +29,10 @@ describe('hostile text is rendered, never loops or throws', () => {
     expect(renderMarkdown('> q\u2028\n# \u2028', none)).toBe('<blockquote><p>q</p></blockquote><h1></h1>');
   });
 
+  it('NUL never reaches the HTML, code blocks included (a fuzz find)', () => {
+    expect(renderMarkdown('```\n\u0000', none)).toBe('<pre><code></code></pre>');
+  });
+
   it('block and inline markdown over fuzzed Unicode: a string with only our tags', () => {
     fc.assert(fc.property(hostileText, (s) => {
       for (const html of [renderMarkdown(s, none), renderInline(s, none)]) {

@@ -40,7 +40,9 @@ function formatText(text: string, refused: UrlRefused): string {
     }
     return `\u0000${links.length - 1}\u0000`;
   });
-  return emphasis(escapeHtml(tokenized)).replace(TOKEN, (_m, i: string) => links[Number(i)] ?? '');
+  // escapeHtml drops NUL; the link tokens (NUL-delimited, NUL stripped from the input) survive it.
+  const escaped = tokenized.split('\u0000').map(escapeHtml).join('\u0000');
+  return emphasis(escaped).replace(TOKEN, (_m, i: string) => links[Number(i)] ?? '');
 }
 
 // On escaped text: `*` and `_` survive escaping, and no `<` can be present except ours.
