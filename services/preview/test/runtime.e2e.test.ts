@@ -48,7 +48,7 @@ const btn = (id: string, label: string, onClick: unknown, extra: Record<string, 
 /** One surface with every control and action, bound to one data model. */
 function shopSection(id = 'shop') {
   const comps = [
-    { id: 'root', component: 'Stack', children: ['period', 'period-text', 'yearly-only', 'seats', 'total', 'plan', 'plan-text', 'count', 'count-stat', 'inc', 'set-pro', 'reset', 'agree', 'agree-text', 'flip', 'buy', 'bought', 'copy', 'to-end', 'evil', 'form', 'done', 'car', 'tabs', 'acc', 'gap1', 'gap2', 'gap3', 'end'] },
+    { id: 'root', component: 'Stack', children: ['period', 'period-text', 'yearly-only', 'seats', 'total', 'plan', 'plan-text', 'count', 'count-stat', 'inc', 'set-pro', 'reset', 'agree', 'agree-text', 'flip', 'buy', 'bought', 'copy', 'share', 'to-end', 'evil', 'form', 'done', 'car', 'tabs', 'acc', 'gap1', 'gap2', 'gap3', 'end'] },
     { id: 'period', component: 'Toggle', props: { options: ['monthly', 'yearly'], value: { path: '/period' }, label: 'Billing' } },
     txt('period-text', { path: '/period' }),
     txt('yearly-only', 'Two months free', { eq: [{ path: '/period' }, 'yearly'] }),
@@ -67,6 +67,7 @@ function shopSection(id = 'shop') {
     btn('buy', 'Buy', { action: 'set', path: '/bought', value: true }, { checks: [{ condition: { eq: [{ path: '/agree' }, true] }, message: 'Please agree to the terms first.' }] }),
     txt('bought', 'Thank you!', { eq: [{ path: '/bought' }, true] }),
     btn('copy', 'Copy billing', { action: 'copy', text: { path: '/period' } }),
+    btn('share', 'Share', { action: 'share', text: 'Look at this', href: 'https://weft.example/p' }),
     btn('to-end', 'Go to the end', { action: 'scrollTo', target: 'end' }),
     btn('evil', 'Evil', { action: 'set', path: '/note', value: 'x' }),
     { id: 'form', component: 'Form', props: { submitLabel: 'Send', onSubmit: { action: 'set', path: '/sent', value: true } }, children: ['email'] },
@@ -208,6 +209,16 @@ describe('the interaction runtime in Chromium, as a reader', () => {
     await page.getByText('yearly', { exact: true }).click();
     await page.click('[data-component-id="copy"]');
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('yearly');
+    // Share: Web Share where the browser has it, else the text and link are copied
+    const hasShare = await page.evaluate(() => typeof navigator.share === 'function');
+    if (!hasShare) {
+      await page.click('[data-component-id="share"]');
+      await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('Look at this https://weft.example/p');
+    } else {
+      await page.evaluate(() => { (navigator as unknown as { share: (d: unknown) => Promise<void> }).share = async (d) => { (window as unknown as { shared: unknown }).shared = d; }; });
+      await page.click('[data-component-id="share"]');
+      expect(await page.evaluate(() => (window as unknown as { shared: unknown }).shared)).toEqual({ text: 'Look at this', url: 'https://weft.example/p' });
+    }
     // scrollTo brings the target into view
     await page.evaluate(() => window.scrollTo(0, 0));
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
