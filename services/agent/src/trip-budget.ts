@@ -2,12 +2,13 @@
 // stream, and whenever a reader moves the budget's Slider (a `weft.action` event; the server has
 // already written the value the reader set), it recomputes the table, the chart and the total
 // downstream and answers with ops through the normal pipeline. It never writes the slider's own
-// path, so its answer cannot rewind what the reader set, and it computes from a fresh read, again
-// if the reader moved on meanwhile (bounded). Each reply reports the component ids whose numbers
+// path, and it submits against the version it read, so an answer computed for a value the reader
+// has since changed is refused by the server and recomputed (bounded). Each reply reports the ids whose numbers
 // it recomputed (Clay's rule: numeric leaves only, not min/max/step, not the touched component).
 import { randomUUID } from 'node:crypto';
 import { resolveValue } from '@weft/core';
 import type { Component, Draft, Json, Op, SurfaceSection } from '@weft/core';
+import { WeftError } from '@weft/client';
 import type { WeftHttpClient } from '@weft/client';
 
 export const TRIP_SECTION_ID = 'trip';
@@ -77,10 +78,7 @@ export function tripOps(days: number, sid = TRIP_SECTION_ID): Op[] {
 
 export interface TripReply { days: number; version: number; recomputed: string[] }
 
-/**
- * Follows the draft until `signal` aborts: each trip.days action gets one answer (after a fresh
- * read; repeated, at most 3 times, while the reader has moved on since that read).
- */
+/** Follows the draft until `signal` aborts: each trip.days action gets one answer. */
 export async function followTripBudget(client: WeftHttpClient, draftId: string, o: { signal: AbortSignal; onReply?: (r: TripReply) => void }): Promise<void> {
   try {
     for await (const { event } of client.stream(draftId, { signal: o.signal })) {
@@ -96,16 +94,23 @@ export async function followTripBudget(client: WeftHttpClient, draftId: string, 
 }
 
 async function answer(client: WeftHttpClient, draftId: string, sid: string, touched: string): Promise<TripReply | null> {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const { draft } = await client.getDraft(draftId);
+  // Optimistic: the answer is submitted against the version it was computed from (baseVersion),
+  // so if the reader moved again meanwhile the server refuses it (VERSION_CONFLICT) and it is
+  // recomputed from the new value; a stale answer can never land over what the reader set.
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const { draft, version } = await client.getDraft(draftId);
     const section = sectionOf(draft, sid);
     const days = section?.data['days'];
     if (!section || typeof days !== 'number') return null;
-    const before = section.data;
-    const r = await client.submit(draftId, { opId: `trip-${randomUUID()}`, ops: tripOps(days, sid) });
-    const now = sectionOf((await client.getDraft(draftId)).draft, sid);
-    if (now?.data['days'] !== days) continue; // the reader moved on: recompute from the new value
-    return { days, version: r.version, recomputed: recomputedIds(section, before, now.data, touched) };
+    const ops = tripOps(days, sid);
+    try {
+      const r = await client.submit(draftId, { opId: `trip-${randomUUID()}`, baseVersion: version, ops });
+      const after = { ...section.data };
+      for (const o of ops) if (o.op === 'replace') after[o.path.slice(o.path.lastIndexOf('/') + 1)] = o.value;
+      return { days, version: r.version, recomputed: recomputedIds(section, section.data, after, touched) };
+    } catch (e) {
+      if (!(e instanceof WeftError) || e.code !== 'VERSION_CONFLICT') throw e;
+    }
   }
   return null;
 }

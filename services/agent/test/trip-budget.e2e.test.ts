@@ -79,6 +79,19 @@ describe('the slider drag with the scripted trip-budget agent', () => {
       expect(last.recomputed).toEqual(expect.arrayContaining(['table', 'chart', 'total']));
       expect(last.recomputed).not.toContain('days');
       console.log(`[trip] dragged to ${days} days; ${replies.length} repl(ies); recomputed ${last.recomputed.join(', ')}`);
+      // Two moves in quick succession (no waiting for the agent): the answer computed for the
+      // first cannot land over the second; the page and the draft end on the reader's last value.
+      const post = (d: number) => fetch(`${session.url}/v1/drafts/${id}/actions?ticket=${encodeURIComponent(new URL(ticket.url, session.url).searchParams.get('ticket')!)}`, {
+        method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ action: { name: 'trip.days', surfaceId: 'trip', sourceComponentId: 'days', timestamp: new Date().toISOString(), context: { '/days': d } } }),
+      });
+      expect((await post(days - 3)).status).toBe(202);
+      expect((await post(days - 7)).status).toBe(202);
+      const final = tripFigures(days - 7);
+      await expect.poll(async () => (await owner.getDraft(id)).draft.sections['trip']!.data['total'], { timeout: 20_000 }).toBe(final.total);
+      expect((await owner.getDraft(id)).draft.sections['trip']!.data['days']).toBe(days - 7);
+      await expect.poll(() => total.innerText(), { timeout: 20_000 }).toBe(String(final.total));
+      expect(Number(await slider.inputValue())).toBe(days - 7);
       mkdirSync('test-artifacts', { recursive: true });
       await page.screenshot({ path: 'test-artifacts/trip-budget.png', fullPage: true });
       await page.close();

@@ -103,8 +103,10 @@ function paint(s: Surface): void {
   }
   for (const el of gates) {
     const off = failing.has(el.getAttribute('data-component-id') ?? '');
+    // As the server renders it: a disabled <button>, an aria-disabled link.
     if (el instanceof HTMLButtonElement) el.disabled = off;
-    el.toggleAttribute('aria-disabled', off);
+    else if (off) el.setAttribute('aria-disabled', 'true');
+    else el.removeAttribute('aria-disabled');
   }
 }
 
@@ -245,13 +247,17 @@ function boot(root: ParentNode): void {
   for (const el of root.querySelectorAll<HTMLElement>('[data-weft-js]')) el.hidden = false;
 }
 
-// The live preview morphs sections in place: the server's data wins where it changed, otherwise
-// what the reader set is kept and shown again over the fresh markup.
+// The live preview morphs sections in place (keeping input values): the server's data wins where
+// it changed (controls follow it too), otherwise what the reader set is kept and shown again.
 addEventListener('weft:updated', () => {
-  for (const [root, s] of [...surfaces]) {
-    surfaces.delete(root);
-    const fresh = root.isConnected ? surfaceOf(root) : undefined;
-    if (fresh && fresh.initial === s.initial) { fresh.data = s.data; fresh.touched = s.touched; paint(fresh); }
+  const old = new Map(surfaces);
+  surfaces.clear();
+  for (const root of doc.querySelectorAll('[data-weft-surface]')) {
+    const fresh = surfaceOf(root);
+    const s = old.get(root);
+    if (!fresh) continue;
+    if (s && fresh.initial === s.initial) { fresh.data = s.data; fresh.touched = s.touched; }
+    paint(fresh);
   }
   boot(doc);
 });
