@@ -56,6 +56,11 @@ describe('interop text readers under hostile input', () => {
     expect(checkBodySurfaces('```surface {"id":"__proto__"}\n{"id":"root","component":"Text","props":{"text":"a"}}\n```').refusals.length).toBeGreaterThan(0);
   });
 
+  it('fence problems carry invalid_surface; an entry source in a fence is invalid_source', () => {
+    const r = checkBodySurfaces('```surface {"id":"a"}\n{"data":{"$source":"drafts"}}\n{"id":"root","component":"Text","props":{"text":"x"}}\n```\n```surface {"id":"a"}\n```\n```surface {"id":"b"}\nnope');
+    expect(r.refusals.map((x) => x.rule).sort()).toEqual(['invalid_source', 'invalid_surface', 'invalid_surface', 'invalid_surface', 'missing_root']);
+  });
+
   it('long and deep input finishes (a quadratic pass would hang here)', () => {
     const deep = '['.repeat(200_000);
     expect(parseLenient(deep).ok).toBe(false);

@@ -157,16 +157,16 @@ export function checkBodySurfaces(markdown: string, catalog: Catalog = defaultCa
   const fenceOf = new Map<string, number>();
   for (const [i, f] of findSurfaceFences(markdown).entries()) {
     const where = `fence ${i + 1} (line ${f.startLine + 1})`;
-    if (!f.closed) refuse('invalid_section', `/fences/${i}`, `${where} is not closed.`, i);
+    if (!f.closed) refuse('invalid_surface', `/fences/${i}`, `${where} is not closed.`, i);
     const parsed = parseSurfaceFence(f.body, f.info);
-    for (const e of parsed.errors) refuse('invalid_section', `/fences/${i}`, `${where}: ${e.message}`, i);
+    for (const e of parsed.errors) refuse('invalid_surface', `/fences/${i}`, `${where}: ${e.message}`, i);
     const id = parsed.section.id;
     if (fenceOf.has(id)) {
-      refuse('duplicate_id', `/sections/${id}`, `${where} reuses the surface id "${id}".`, i);
+      refuse('invalid_surface', `/sections/${id}`, `${where} reuses the surface id "${id}".`, i);
       continue;
     }
     if (Object.hasOwn(parsed.section.data, '$source')) {
-      refuse('invalid_section', `/sections/${id}/data/$source`, `${where}: entry sources work in page surfaces only.`, i);
+      refuse('invalid_source', `/sections/${id}/data/$source`, `${where}: entry sources work in page surfaces only.`, i);
     }
     fenceOf.set(id, i);
     draft.sections[id] = parsed.section;

@@ -53,11 +53,11 @@ describe('surface fences in Markdown', () => {
 
   it('same validation as page surfaces: a duplicate fence id, unknown components kept and flagged, bad lines noted', () => {
     const dup = md(`${faq}\n\n${faq}`);
-    expect(dup.notes).toContainEqual(expect.objectContaining({ rule: 'duplicate_id', severity: 'broken' }));
+    expect(dup.notes).toContainEqual(expect.objectContaining({ rule: 'invalid_surface', severity: 'broken' }));
     expect(dup.html).toContain('appears twice');
     const odd = md('```surface {"id":"odd"}\n{"id":"root","component":"Widget"}\nnot json\n```');
     expect(odd.notes).toContainEqual(expect.objectContaining({ rule: 'unknown_component', componentId: 'root' }));
-    expect(odd.notes).toContainEqual(expect.objectContaining({ rule: 'invalid_section', message: expect.stringContaining('Line 2') }));
+    expect(odd.notes).toContainEqual(expect.objectContaining({ rule: 'invalid_surface', message: expect.stringContaining('Line 2') }));
     expect(odd.html).toContain('Unknown component “Widget”');
   });
 

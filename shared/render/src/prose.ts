@@ -32,18 +32,18 @@ export function renderProse(c: Comp, source: string): string {
 function fence(c: Comp, body: string, info: string, closed: boolean, seen: Set<string>): string {
   const placeholder = (m: string): string => `<div class="weft-placeholder weft-fence-placeholder" role="note"${attr('data-fence-of', c.id)}>${escapeHtml(m)}</div>`;
   if (c.scope.renderSurface === undefined) {
-    c.note('invalid_section', 'a surface fence inside a fence surface is not expanded');
+    c.note('invalid_surface', 'a surface fence inside a fence surface is not expanded');
     return placeholder('Surface inside a surface (not shown)');
   }
   const parsed = parseSurfaceFence(body, info, { streaming: !closed });
-  for (const e of parsed.errors) c.note('invalid_section', `fence: ${e.message}`);
+  for (const e of parsed.errors) c.note('invalid_surface', `fence: ${e.message}`);
   const id = parsed.section.id;
   if (seen.has(id)) {
-    c.note('duplicate_id', `a second fence reuses the surface id "${id}"; not shown`);
+    c.note('invalid_surface', `a second fence reuses the surface id "${id}"; not shown`);
     return placeholder(`Surface “${id}” appears twice (the second is not shown)`);
   }
   seen.add(id);
-  if (!closed) c.note('invalid_section', `fence "${id}" is still open (streaming)`, 'approximate');
+  if (!closed) c.note('invalid_surface', `fence "${id}" is still open (streaming)`, 'approximate');
   if (!Object.hasOwn(parsed.section.components, 'root')) {
     if (closed) c.note('missing_root', `fence "${id}" has no root component`);
     return placeholder(closed ? `Surface “${id}” has no root component` : `Surface “${id}” is loading…`);
