@@ -14,7 +14,7 @@ const LINK = /\[([^\]\n]{1,500})\]\(((?:[^()\s]|\([^()\s]{0,200}\)){1,2000})\)/g
 const TOKEN = /\u0000(\d+)\u0000/g;
 
 export function renderInline(text: string, refused: UrlRefused): string {
-  const source = text.replace(/\u0000/g, '');
+  const source = text.split('\u0000').join(''); // split/join: linear even with 10⁶ NULs
   const out: string[] = [];
   let last = 0;
   for (const m of source.matchAll(CODE)) {
