@@ -8,6 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { parseLenient } from './lenient-json.ts';
 import { readModelSteps, StepReader } from './model-steps.ts';
 import { checkBodySurfaces, findSurfaceFences, parseSurfaceFence } from './surface-fence.ts';
+import { fromA2ui } from './a2ui-import.ts';
+import { A2uiStream } from './a2ui-stream.ts';
+import { fromJsonRender } from './json-render.ts';
 
 const TRICKY = ['\u2028', '\u2029', '\u0000', '\ud800', '\udfff', '\r', '\n', '\t', ' ', '{', '}', '[', ']', '"', '\\', ',', ':', '"id":', '"root"', '"component":"Text"', '{"data":', '"__proto__"', '"constructor"', 'true', 'null', '1e999', '-', '```', '```surface {"id":"s"}\n', '~~~surface {"id":"s"}\n', '~~~', '````', 'a', '😀'];
 const tricky = fc.array(fc.oneof(fc.constantFrom(...TRICKY), fc.string({ unit: 'binary', maxLength: 4 })), { maxLength: 80 }).map((p) => p.join(''));
@@ -44,6 +47,37 @@ describe('interop text readers under hostile input', () => {
       const checked = checkBodySurfaces(md);
       for (const r of checked.refusals) expect(typeof r.message).toBe('string');
     }), { numRuns: 1500 });
+  });
+
+  it('A2UI (JSON Lines text or messages, whole or streamed) and json-render input: converted with notes, never a throw', () => {
+    const a2uiMsg = fc.oneof(
+      fc.jsonValue({ maxDepth: 4 }),
+      fc.record({ version: fc.constant('v0.9'), createSurface: fc.record({ surfaceId: fc.constantFrom('s', '__proto__', 'constructor', ''), catalogId: fc.string() }) }),
+      fc.record({ version: fc.constant('v0.9'), updateComponents: fc.record({ surfaceId: fc.constantFrom('s', '__proto__'), components: fc.array(fc.record({ id: fc.constantFrom('root', 'a', '__proto__', 'toString'), component: fc.constantFrom('Text', 'Column', 'Row', 'Button', 'Nope'), text: hostile, child: fc.constantFrom('a', 'root'), children: fc.array(fc.constantFrom('a', 'root', 'x')) }), { maxLength: 5 }) }) }),
+      fc.record({ version: fc.constant('v0.9'), updateDataModel: fc.record({ surfaceId: fc.constant('s'), path: fc.constantFrom('/', '/a', '/__proto__/x', 'bad'), value: fc.jsonValue({ maxDepth: 3 }) }) }),
+    );
+    fc.assert(fc.property(fc.array(a2uiMsg, { maxLength: 8 }), hostile, (msgs, text) => {
+      expect(Array.isArray(fromA2ui(msgs).value)).toBe(true);
+      expect(Array.isArray(fromA2ui(`${msgs.map((m) => JSON.stringify(m)).join('\n')}\n${text}`).value)).toBe(true);
+      const stream = new A2uiStream();
+      for (const m of msgs) expect(Array.isArray(stream.push(m))).toBe(true);
+      expect(fromJsonRender(msgs[0] ?? text).value.kind).toBe('surface');
+      expect(({} as Record<string, unknown>)['x']).toBeUndefined();
+    }), { numRuns: 1000 });
+  });
+
+  it('fuzz finds, kept as regressions: repeated/cyclic children and nested repeats stay linear', () => {
+    // A Button's label search went through repeated, cyclic children without a visited set: 6
+    // repeats of "root" under root made 14 million notes and took 6 s; 8 overflowed the stack.
+    const comps = [{ id: 'root', component: 'Column', children: Array(8).fill('root') }, { id: 'toString', component: 'Button', child: 'root' }];
+    const r = fromA2ui([{ version: 'v0.9', updateComponents: { surfaceId: 's', components: comps } }]);
+    expect(r.notes.length).toBeLessThan(50);
+    // json-render: a repeat inside a repeat over 300 items would be 90 000 elements.
+    const xs = Array.from({ length: 300 }, (_, i) => i);
+    const spec = { root: 'r', state: { xs }, elements: { r: { type: 'Stack', repeat: { statePath: '/xs' }, children: ['a'] }, a: { type: 'Stack', repeat: { statePath: '/xs' }, children: ['t'] }, t: { type: 'Text', props: { text: 'x' } } } };
+    const j = fromJsonRender(spec);
+    expect(Object.keys(j.value.components).length).toBeLessThanOrEqual(1001);
+    expect(j.notes.some((n) => n.message.includes('More than 1000 elements'))).toBe(true);
   });
 
   it('prototype names are data or a refusal, never a prototype', () => {
