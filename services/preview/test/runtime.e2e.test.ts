@@ -260,6 +260,24 @@ describe('the interaction runtime in Chromium, as a reader', () => {
     await page.close();
   });
 
+  it('an autoplay carousel advances by itself, unless the reader prefers reduced motion', async () => {
+    const id = await newDraft({
+      id: 'show', kind: 'surface', catalog: 'weft@1', data: {},
+      components: {
+        root: { id: 'root', component: 'Carousel', props: { autoplay: true }, children: ['s1', 's2', 's3'] },
+        s1: { id: 's1', component: 'Text', props: { text: 'One' } }, s2: { id: 's2', component: 'Text', props: { text: 'Two' } }, s3: { id: 's3', component: 'Text', props: { text: 'Three' } },
+      },
+    } as never);
+    const calm = await browser.newContext({ reducedMotion: 'reduce' });
+    const [moving, still] = await Promise.all([open(id), open(id, calm)]);
+    const left = (p: Page) => p.locator('[data-component-id="root"]').evaluate((e) => e.scrollLeft);
+    await expect.poll(() => left(moving.page), { timeout: 12_000 }).toBeGreaterThan(0);
+    await still.page.waitForTimeout(1500); // past the same 5 s tick in the other page
+    expect(await left(still.page)).toBe(0);
+    await moving.page.close();
+    await calm.close();
+  });
+
   it('hostile: tampered actions cannot reach the prototype or navigate off-site', async () => {
     const id = await newDraft();
     const { page } = await open(id);
