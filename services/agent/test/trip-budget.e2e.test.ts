@@ -58,11 +58,13 @@ describe('the slider drag with the scripted trip-budget agent', () => {
       await page.mouse.down();
       for (let i = 1; i <= 10; i++) await page.mouse.move(box.x + 8 + (box.width * 0.66 - 8) * (i / 10), box.y + box.height / 2);
       await page.mouse.up();
+      const released = performance.now();
       const days = Number(await slider.inputValue());
       expect(days).toBeGreaterThan(10);
       const want = tripFigures(days);
       // The agent's numbers arrive through the pipeline and the live preview's morph.
-      await expect.poll(() => total.innerText(), { timeout: 20_000 }).toBe(String(want.total));
+      await expect.poll(() => total.innerText(), { timeout: 20_000, intervals: [25] }).toBe(String(want.total));
+      const shownAfter = performance.now() - released;
       const cells = await page.locator('[data-component-id="table"] tbody td').allInnerTexts();
       expect(cells).toEqual(want.rows.flatMap((r) => { const o = r as { item: string; perDay: number; amount: number }; return [o.item, String(o.perDay), String(o.amount)]; }));
       expect(await page.locator('[data-component-id="chart"] rect title').allTextContents()).toEqual(want.series.map((p) => { const o = p as { label: string; value: number }; return `${o.label}: ${o.value}`; }));
@@ -78,7 +80,7 @@ describe('the slider drag with the scripted trip-budget agent', () => {
       const last = replies.filter((r) => r.days === days).at(-1)!;
       expect(last.recomputed).toEqual(expect.arrayContaining(['table', 'chart', 'total']));
       expect(last.recomputed).not.toContain('days');
-      console.log(`[trip] dragged to ${days} days; ${replies.length} repl(ies); recomputed ${last.recomputed.join(', ')}`);
+      console.log(`[trip] dragged to ${days} days; the agent's numbers showed ${shownAfter.toFixed(0)} ms after the release; ${replies.length} repl(ies); recomputed ${last.recomputed.join(', ')}`);
       // Two moves in quick succession (no waiting for the agent): the answer computed for the
       // first cannot land over the second; the page and the draft end on the reader's last value.
       const post = (d: number) => fetch(`${session.url}/v1/drafts/${id}/actions?ticket=${encodeURIComponent(new URL(ticket.url, session.url).searchParams.get('ticket')!)}`, {
