@@ -63,7 +63,7 @@ describe('the slider drag with the scripted trip-budget agent', () => {
       expect(days).toBeGreaterThan(10);
       const want = tripFigures(days);
       // The agent's numbers arrive through the pipeline and the live preview's morph.
-      await expect.poll(() => total.innerText(), { timeout: 20_000, intervals: [25] }).toBe(String(want.total));
+      await expect.poll(() => total.innerText(), { timeout: 20_000, interval: 25 }).toBe(String(want.total));
       const shownAfter = performance.now() - released;
       const cells = await page.locator('[data-component-id="table"] tbody td').allInnerTexts();
       expect(cells).toEqual(want.rows.flatMap((r) => { const o = r as { item: string; perDay: number; amount: number }; return [o.item, String(o.perDay), String(o.amount)]; }));

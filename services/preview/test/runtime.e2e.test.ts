@@ -5,6 +5,7 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { mkdirSync } from 'node:fs';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -300,6 +301,38 @@ describe('the interaction runtime in Chromium, as a reader', () => {
     // an in-site navigate still works
     await tamper('{"action":"navigate","href":"#s-shop"}');
     await expect.poll(() => page.url()).toContain('#s-shop');
+    await page.close();
+  });
+
+  it('hostile: 300 fuzzed action and state payloads planted in the DOM leave the page alive and unpolluted', async () => {
+    const id = await newDraft();
+    const { page, errors } = await open(id);
+    const path = fc.constantFrom('/count', '/__proto__/x', '/constructor/prototype/x', '/a/__proto__', '', '/', '/~2', '/rows/-', '/period', 'no-slash');
+    const action = fc.record({
+      action: fc.constantFrom('set', 'toggle', 'increment', 'reset', 'navigate', 'copy', 'share', 'scrollTo', 'eval', '__proto__'),
+      path, value: fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.record({ path })), by: fc.oneof(fc.double(), fc.string()),
+      href: fc.constantFrom('javascript:alert(1)', '//evil.example', '/\\evil', 'data:text/html,x', 'https://user:pw@evil.example', 'vbscript:x', ' javascript:x'),
+      text: fc.oneof(fc.string(), fc.record({ path })), target: fc.string({ maxLength: 10 }),
+    }, { requiredKeys: ['action'] });
+    const payloads = fc.sample(fc.oneof(action.map((a) => JSON.stringify(a)), fc.string({ maxLength: 40 })), { numRuns: 300, seed: 16 });
+    const states = fc.sample(fc.oneof(fc.json({ maxDepth: 3 }), fc.constant('{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}}')), { numRuns: 20, seed: 16 });
+    const before = page.url().split('#')[0];
+    await page.evaluate(({ payloads, states }) => {
+      const b = document.querySelector('[data-component-id="evil"]') as HTMLElement;
+      const state = document.querySelector('script[data-weft-state]')!;
+      payloads.forEach((p, i) => {
+        if (i % 15 === 0) { state.textContent = states[(i / 15) % states.length]!; window.dispatchEvent(new CustomEvent('weft:updated')); }
+        b.setAttribute('data-weft-action-json', p);
+        b.click();
+      });
+    }, { payloads, states });
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => [({} as Record<string, unknown>)['polluted'], ({} as Record<string, unknown>)['x'], Object.prototype.hasOwnProperty.call(Object.prototype, 'x')])).toEqual([undefined, undefined, false]);
+    expect(page.url().split('#')[0]).toBe(before);
+    expect(errors).toEqual([]);
+    // still working afterwards
+    await page.getByText('yearly', { exact: true }).click();
+    expect(await text(page, 'period-text')).toBe('yearly');
     await page.close();
   });
 
