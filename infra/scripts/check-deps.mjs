@@ -20,7 +20,8 @@ const ALLOWED = {
   '@weft/store': ['core', 'protocol', 'migrations'],
   '@weft/bus': ['core', 'protocol'],
   '@weft/ydoc': ['core'],
-  '@weft/render': ['core'],
+  // render draws ```surface fences in prose with interop's fence reader (one implementation).
+  '@weft/render': ['core', 'interop'],
   '@weft/interop': ['core', 'protocol'],
   '@weft/client': ['core', 'protocol', 'ydoc'],
   '@weft/testing': [...SHARED.filter((s) => s !== 'testing'), 'migrations'],

@@ -2,9 +2,13 @@
 //   npx tsx services/agent/src/demo.ts --url http://127.0.0.1:8080 --token <token> --draft demo [--pause 800] [--peer]
 // It joins the draft (over HTTP, or as a Yjs peer with presence and a ghost with --peer) and
 // builds a landing page step by step, printing what the pipeline did with each step.
+//   … --draft trip --trip
+// Trip-budget mode: adds the trip-budget surface (if missing) and answers every move of its Days
+// slider in the live page by recomputing the table, chart and total, until Ctrl-C.
 import { parseArgs } from 'node:util';
 import { WeftHttpClient, WeftPeer } from '@weft/client';
 import { LANDING_SCRIPT } from './landing-script.ts';
+import { followTripBudget, TRIP_SECTION_ID, tripSection } from './trip-budget.ts';
 import { runScript } from './scripted-builder.ts';
 import { HttpBuildTransport, PeerBuildTransport } from './transport.ts';
 import type { BuildTransport } from './transport.ts';
@@ -15,6 +19,7 @@ const { values } = parseArgs({ options: {
   draft: { type: 'string', default: 'demo' },
   pause: { type: 'string', default: '800' },
   peer: { type: 'boolean', default: false },
+  trip: { type: 'boolean', default: false },
 } });
 if (!values.token) {
   console.error('Give --token <token> (or WEFT_TOKEN); mint one with: npx tsx shared/client/src/cli/main.ts token --url … --token <admin> --actor demo-bot --scope <draft>:read,write');
@@ -22,6 +27,15 @@ if (!values.token) {
 }
 const http = new WeftHttpClient(values.url, values.token);
 await http.createDraft(values.draft, 'Demo').catch(() => undefined); // exists already: fine
+if (values.trip) {
+  const { draft } = await http.getDraft(values.draft);
+  if (!Object.hasOwn(draft.sections, TRIP_SECTION_ID)) await http.submit(values.draft, { opId: `trip-setup-${Date.now()}`, ops: [{ op: 'add', path: `/sections/${TRIP_SECTION_ID}`, value: tripSection() }] });
+  console.log(`Trip budget on "${values.draft}": open ${values.url}/build/${values.draft} and drag the Days slider (Ctrl-C to stop).`);
+  const ac = new AbortController();
+  process.once('SIGINT', () => ac.abort());
+  await followTripBudget(http, values.draft, { signal: ac.signal, onReply: (r) => console.log(`  ${r.days} days → v${r.version}, recomputed ${r.recomputed.join(', ')}`) });
+  process.exit(0);
+}
 let t: BuildTransport;
 if (values.peer) t = new PeerBuildTransport(await WeftPeer.join({ url: values.url, draftId: values.draft, token: values.token }));
 else t = await new HttpBuildTransport(http, values.draft).open();

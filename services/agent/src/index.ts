@@ -16,3 +16,5 @@ export type { AgentDeps, RunStatus, RunView } from './agent-http.ts';
 export { agentHandler, NO_MODEL_MESSAGE } from './agent-http.ts';
 export type { BriefRequest, BriefScope } from './brief-request.ts';
 export { parseBriefRequest, scopedBrief, scopePointer } from './brief-request.ts';
+export type { TripReply } from './trip-budget.ts';
+export { followTripBudget, recomputedIds, tripFigures, tripOps, tripSection, TRIP_EVENT, TRIP_SECTION_ID } from './trip-budget.ts';

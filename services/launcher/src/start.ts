@@ -12,7 +12,7 @@ import { createMemoryBus, createNatsBus } from '@weft/bus';
 import { build as buildCheckpointer, parseConfig as parseCheckpointerConfig } from '@weft/checkpointer';
 import { migrateToLatest } from '@weft/migrations';
 import { build as buildPreview } from '@weft/preview';
-import { collabExtension, listen, mcpExtension, parseConfig } from '@weft/session';
+import { actionsExtension, collabExtension, listen, mcpExtension, parseConfig } from '@weft/session';
 import { connectPostgres, EventStore, openPGlite, SessionStore, TokenStore } from '@weft/store';
 
 const ALL = ['session', 'preview', 'checkpointer'] as const;
@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     const modelConfig = parseModelConfig(env);
     let sessionUrl = '';
     const agent = agentHandler({ sessionUrl: () => sessionUrl, model: modelConfig.ok ? modelConfig.value : null });
-    const session = await listen({ store, tokens, sessions: new SessionStore(conn.db), bus }, config, [collabExtension(), mcpExtension()], (req, res) => agent(req, res) || (preview?.handle(req, res) ?? false));
+    const session = await listen({ store, tokens, sessions: new SessionStore(conn.db), bus }, config, [collabExtension(), mcpExtension(), actionsExtension(preview ? { verifyTicket: (t, id) => preview.validTicket(t, id) } : {})], (req, res) => agent(req, res) || (preview?.handle(req, res) ?? false));
     url = sessionUrl = session.url;
     closeHttp = () => session.close();
   } else {

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DraftFollower } from '@weft/bus';
 import type { Bus, Subscription } from '@weft/bus';
 import type { Op } from '@weft/core';
-import { baseStyles, cspWithStyleHash, DEFAULT_CSP, renderDraft, renderPage } from '@weft/render';
+import { baseStyles, cspWithStyleHash, DEFAULT_CSP, renderDraft, renderPage, renderSection, runtimeScript } from '@weft/render';
 import { loadDraft } from '@weft/store';
 import type { EventStore, TokenStore } from '@weft/store';
 import { LiveDraft } from './live-draft.ts';
@@ -15,7 +15,9 @@ import type { Change } from './live-draft.ts';
 import { bundleEditor } from './editor-bundle.ts';
 import type { Bundle } from './editor-bundle.ts';
 import { buildPage, catalogJson } from './pages.ts';
+import { Sources } from './sources.ts';
 import { Tickets } from './tickets.ts';
+import type { Readable } from './tickets.ts';
 
 export interface PreviewDeps {
   store: EventStore;
@@ -43,6 +45,8 @@ export interface Preview {
   close(): Promise<void>;
   /** For tests and metrics: the materialized draft, if loaded. */
   live(draftId: string): LiveDraft | undefined;
+  /** Whether a view ticket is valid for the draft (the session's reader-actions door asks). */
+  validTicket(ticket: string, draftId: string): boolean;
 }
 
 const asset = (name: string): { body: string; hash: string } => {
@@ -59,6 +63,7 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
   const sessionUrl = (config.sessionUrl ?? '').replace(/\/+$/, '');
   const adminDigest = config.adminToken ? sha(config.adminToken) : null;
   const tickets = new Tickets(config.ticketSecret ?? null, now);
+  const sources = new Sources(store);
   const assets = {
     'live.js': asset('live.js'), 'build.js': asset('build.js'), 'build.css': asset('build.css'),
     'base.css': { body: baseStyles, hash: createHash('sha256').update(baseStyles).digest('hex').slice(0, 12) },
@@ -135,27 +140,29 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
   evictor.unref();
 
   /** What a bearer token may do with the draft (the same rule as the session's API). */
-  const access = async (req: IncomingMessage, draftId: string): Promise<{ read: boolean; write: boolean; actor: { id: string; kind: string } } | null> => {
+  const access = async (req: IncomingMessage, draftId: string): Promise<{ read: boolean; write: boolean; actor: { id: string; kind: string }; readable: Readable } | null> => {
     const h = req.headers.authorization;
     if (!h || !h.startsWith('Bearer ')) return null;
     const token = h.slice(7).trim();
     if (token.length === 0 || token.length > 200) return null;
-    if (adminDigest && timingSafeEqual(sha(token), adminDigest)) return { read: true, write: true, actor: { id: 'admin', kind: 'admin' } };
+    if (adminDigest && timingSafeEqual(sha(token), adminDigest)) return { read: true, write: true, actor: { id: 'admin', kind: 'admin' }, readable: '*' };
     const rec = await deps.tokens.verify(token);
     if (!rec) return null;
     const actor = { id: rec.actorId, kind: rec.actorKind };
-    if (rec.actorKind === 'admin') return { read: true, write: true, actor };
+    if (rec.actorKind === 'admin') return { read: true, write: true, actor, readable: '*' };
     const has = (s: 'read' | 'write'): boolean => (rec.scopes[draftId] ?? []).includes(s) || (rec.scopes['*'] ?? []).includes(s);
-    return { read: has('read'), write: has('write'), actor };
+    // What a `$source: drafts` list may show this reader: own-property scopes with read only.
+    const readable: Readable = (rec.scopes['*'] ?? []).includes('read') ? '*'
+      : Object.keys(rec.scopes).filter((k) => Object.hasOwn(rec.scopes, k) && (rec.scopes[k] ?? []).includes('read'));
+    return { read: has('read'), write: has('write'), actor, readable };
   };
-  const canRead = async (req: IncomingMessage, draftId: string): Promise<boolean> => (await access(req, draftId))?.read === true;
 
   const pageCsp = cspWithStyleHash(DEFAULT_CSP, baseStyles);
 
   const routes: { method: string; re: RegExp; fn: (req: IncomingMessage, res: ServerResponse, m: string[], url: URL) => Promise<void> | void }[] = [
-    { method: 'GET', re: /^\/preview\/assets\/(live\.js|build\.js|build\.css|base\.css|editor\.js)$/, fn: async (_req, res, m, url) => {
-      if (m[1] === 'editor.js') {
-        const b = await editorBundle();
+    { method: 'GET', re: /^\/preview\/assets\/(live\.js|build\.js|build\.css|base\.css|editor\.js|runtime\.js)$/, fn: async (_req, res, m, url) => {
+      if (m[1] === 'editor.js' || m[1] === 'runtime.js') {
+        const b = m[1] === 'editor.js' ? await editorBundle() : await runtimeScript();
         const immutable = url.searchParams.get('v') === b.hash;
         return send(res, 200, 'text/javascript; charset=utf-8', b.body, { 'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache', etag: `"${b.hash}"` });
       }
@@ -169,18 +176,25 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
       const id = m[1]!;
       const who = await access(req, id);
       if (!who?.read || !(await store.getDraft(id))) return sendJson(res, 404, { code: 'NOT_FOUND', message: `No draft "${id}" (or no access to it).` });
-      const t = tickets.mint(id);
+      const t = tickets.mint(id, who.readable);
       // write/actor tell the Build view whether to enable its editing controls (the session
       // enforces the scope anyway: read-only Yjs connections cannot write).
       sendJson(res, 200, { ticket: t.ticket, expiresAt: new Date(t.expiresAt).toISOString(), url: `/preview/${id}?ticket=${t.ticket}`, write: who.write, actor: who.actor });
     } },
     { method: 'GET', re: /^\/preview\/([^/]+)$/, fn: async (_req, res, m, url) => {
       const id = m[1]!;
-      if (!tickets.valid(url.searchParams.get('ticket'), id)) return sendDenied(res);
+      const readable = tickets.readable(url.searchParams.get('ticket'), id);
+      if (readable === null) return sendDenied(res);
       const live = await open(id);
       if (!live) return sendDenied(res);
       live.lastViewed = now();
-      const html = renderPage(live.draft, { title: live.draft.title || id, scripts: [assetUrl('live.js')] })
+      const runtime = await runtimeScript();
+      const html = renderPage(await sources.resolve(live.draft, readable), {
+        title: live.draft.title || id, scripts: [assetUrl('live.js')],
+        runtime: `/preview/assets/runtime.js?v=${runtime.hash}`,
+        // Reader events go to the session's API, same origin only (the all-in-one mount).
+        ...(sessionUrl === '' ? { actions: `/v1/drafts/${id}/actions?ticket=${encodeURIComponent(url.searchParams.get('ticket') ?? '')}` } : {}),
+      })
         .replace('<main class="weft-page"', `<main class="weft-page" data-version="${live.version}"`);
       send(res, 200, 'text/html; charset=utf-8', html, {
         'content-security-policy': `${pageCsp}; frame-ancestors 'self'`, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff',
@@ -206,18 +220,23 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
     { method: 'GET', re: /^\/preview\/([^/]+)\/sections\/([^/]+)$/, fn: async (_req, res, m, url) => {
       const id = m[1]!;
       const sid = m[2]!;
-      if (!tickets.valid(url.searchParams.get('ticket'), id)) return sendDenied(res);
+      const readable = tickets.readable(url.searchParams.get('ticket'), id);
+      if (readable === null) return sendDenied(res);
       const live = await open(id);
       if (!live) return sendDenied(res);
       // Latest wins: a fragment newer than the asked version is what the viewer wants anyway.
-      const html = SECTION_ID.test(sid) ? live.fragment(sid) : null;
+      // A section with a $source depends on the reader: rendered for them, not cached.
+      const html = !SECTION_ID.test(sid) ? null
+        : Sources.has(live.draft, sid) ? renderSection(await sources.resolve(live.draft, readable), sid).html
+          : live.fragment(sid);
       const headers = { 'cache-control': 'no-store', 'x-weft-version': String(live.version) };
       if (html === null) return send(res, 404, 'text/plain; charset=utf-8', 'no such section', headers);
       send(res, 200, 'text/html; charset=utf-8', html, headers);
     } },
     { method: 'GET', re: /^\/preview\/([^/]+)\/render$/, fn: async (req, res, m, url) => {
       const id = m[1]!;
-      if (!(await canRead(req, id))) return sendJson(res, 404, { code: 'NOT_FOUND', message: `No draft "${id}" (or no access to it).` });
+      const who = await access(req, id);
+      if (!who?.read) return sendJson(res, 404, { code: 'NOT_FOUND', message: `No draft "${id}" (or no access to it).` });
       const meta = await store.getDraft(id);
       if (!meta) return sendJson(res, 404, { code: 'NOT_FOUND', message: `No draft "${id}" (or no access to it).` });
       const raw = url.searchParams.get('version');
@@ -226,7 +245,9 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
         return sendJson(res, 400, { code: 'BAD_REQUEST', message: `version must be an integer in 0..${meta.headVersion}`, path: '/version' });
       }
       const at = await loadDraft(store, id, version);
-      sendJson(res, 200, { id, version: at.version, head: meta.headVersion, title: at.draft.title, html: renderDraft(at.draft).html });
+      const r = renderDraft(await sources.resolve(at.draft, who.readable));
+      // Fidelity notes: what did not render as written (rule, severity broken|approximate, component).
+      sendJson(res, 200, { id, version: at.version, head: meta.headVersion, title: at.draft.title, html: r.html, notes: r.notes });
     } },
     { method: 'GET', re: /^\/build\/([^/]+)$/, fn: async (_req, res, m) => {
       const id = m[1]!;
@@ -239,6 +260,7 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
 
   return {
     live: (draftId) => loaded.get(draftId),
+    validTicket: (ticket, draftId) => tickets.valid(ticket, draftId),
     handle(req, res) {
       const url = new URL(req.url ?? '/', 'http://localhost');
       if (!url.pathname.startsWith('/preview/') && !url.pathname.startsWith('/build/')) return false;

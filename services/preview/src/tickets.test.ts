@@ -15,4 +15,16 @@ describe('view tickets', () => {
     t += TICKET_TTL_MS;
     expect(a.valid(ticket, 'home')).toBe(false);
   });
+
+  it("carry, signed, what the minter may read (for a page's $source lists)", () => {
+    const a = new Tickets('s3cret', () => 1);
+    expect(a.readable(a.mint('home').ticket, 'home')).toEqual(['home']);
+    expect(a.readable(a.mint('home', '*').ticket, 'home')).toBe('*');
+    expect(a.readable(a.mint('home', ['blog', 'shop']).ticket, 'home')).toEqual(['home', 'blog', 'shop']);
+    const t = a.mint('home', ['blog']).ticket;
+    const parts = t.split('.');
+    parts[2] = Buffer.from('home,secret-draft').toString('base64url');
+    expect(a.readable(parts.join('.'), 'home')).toBeNull(); // the scope part is under the signature
+    expect(a.readable(t, 'other')).toBeNull();
+  });
 });

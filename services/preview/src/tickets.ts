@@ -4,9 +4,15 @@
 // `<expiry>.<nonce>.<hmac(draftId, expiry, nonce)>`: bound to one draft, valid 10 minutes, and
 // stateless, so a restarted preview (same secret) still accepts the tickets of open pages.
 // A leaked ticket shows one draft's preview for at most 10 minutes and grants nothing else.
+// The ticket also carries (signed) which drafts its minter may read, so a `$source: drafts` list
+// on the page shows the reader only what they could open themselves: `*`, or up to 50 ids.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const TICKET_TTL_MS = 10 * 60_000;
+const MAX_IDS = 50;
+
+/** Drafts a reader may see: every draft, or these ids. */
+export type Readable = '*' | readonly string[];
 
 export class Tickets {
   private readonly secret: Buffer;
@@ -16,9 +22,10 @@ export class Tickets {
     this.now = now;
   }
 
-  mint(draftId: string): { ticket: string; expiresAt: number } {
+  mint(draftId: string, readable: Readable = [draftId]): { ticket: string; expiresAt: number } {
     const expiresAt = this.now() + TICKET_TTL_MS;
-    const body = `${expiresAt.toString(36)}.${randomBytes(9).toString('base64url')}`;
+    const ids = readable === '*' ? '*' : Buffer.from([...new Set([draftId, ...readable])].slice(0, MAX_IDS).join(',')).toString('base64url');
+    const body = `${expiresAt.toString(36)}.${randomBytes(9).toString('base64url')}.${ids}`;
     return { ticket: `${body}.${this.sign(draftId, body)}`, expiresAt };
   }
 
@@ -32,6 +39,14 @@ export class Tickets {
     if (mac.length !== want.length || !timingSafeEqual(mac, want)) return false;
     const exp = parseInt(body.split('.')[0] ?? '', 36);
     return Number.isFinite(exp) && exp > this.now();
+  }
+
+  /** What the ticket's minter may read (null for an invalid ticket; a ticket without the part: only its draft). */
+  readable(ticket: string | null, draftId: string): Readable | null {
+    if (!this.valid(ticket, draftId)) return null;
+    const ids = (ticket as string).split('.')[2];
+    if (ids === undefined || ticket!.split('.').length < 4) return [draftId];
+    return ids === '*' ? '*' : Buffer.from(ids, 'base64url').toString().split(',').filter((s) => s !== '');
   }
 
   private sign(draftId: string, body: string): string {

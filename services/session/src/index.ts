@@ -16,3 +16,5 @@ export { consoleLogger, silentLogger } from './context.ts';
 export type { CommittedStep, Actor } from './rooms/types.ts';
 export { collabExtension } from './collab/collab.ts';
 export { mcpExtension } from './mcp/index.ts';
+export { actionsExtension, ACTIONS_PATH } from './actions/extension.ts';
+export type { ActionsOptions } from './actions/extension.ts';

@@ -66,6 +66,22 @@ describe('functions', () => {
     expect(f('range', { value: 6, max: 5 })).toBe(false);
     expect(f('range', { value: 'x', min: 0 })).toBe(false);
   });
+  it('[FN add, multiply, sum] host-checked arithmetic over paths', () => {
+    const d: Json = { seats: 12, price: 9.5, costs: [{ amount: 0.1 }, { amount: 0.2 }], plain: [1, 2, 3.5], bad: [1, 'x'] };
+    const g = (name: string, args: Record<string, Json>) => callFunction(name, args, d);
+    expect(g('multiply', { a: { path: '/seats' }, b: { path: '/price' } })).toBe(114);
+    expect(g('add', { a: 0.1, b: 0.2 })).toBe(0.3);
+    expect(g('add', { a: { path: '/missing' }, b: 1 })).toBeNull();
+    expect(g('sum', { values: { path: '/costs' }, key: 'amount' })).toBe(0.3);
+    expect(g('sum', { values: { path: '/plain' } })).toBe(6.5);
+    expect(g('sum', { values: { path: '/bad' } })).toBeNull();
+    expect(g('sum', { values: { path: '/costs' }, key: 'constructor' })).toBeNull();
+    expect(g('multiply', { a: 1e308, b: 10 })).toBeNull();
+    // Nested: a total of seats × price plus a fee, as a pricing table would show it.
+    expect(g('add', { a: { call: 'multiply', args: { a: { path: '/seats' }, b: { path: '/price' } } }, b: 6 })).toBe(120);
+    expect(checkCall({ call: 'add', args: { a: '1', b: 2 } }, '/p')?.rule).toBe('invalid_function');
+    expect(checkCall({ call: 'sum', args: { values: { path: '/plain' } } }, '/p')).toBeNull();
+  });
   it('[FN email] a fixed linear check', () => {
     for (const ok of ['a@b.co', 'first.last+tag@sub.example.org']) expect(isEmail(ok), ok).toBe(true);
     for (const bad of ['', 'a@b', 'a@@b.co', '@b.co', 'a@.co', 'a b@c.co', 'a@b.c', 'a..b@c.co', 'a@-b.co', 'x'.repeat(300) + '@b.co']) expect(isEmail(bad), bad).toBe(false);

@@ -51,7 +51,7 @@ export interface FunctionCall { call: FunctionName; args?: Record<string, Json> 
 
 export const FUNCTION_NAMES = [
   'formatDate', 'formatNumber', 'formatCurrency', 'pluralize', 'concat', 'length',
-  'required', 'minLength', 'maxLength', 'email', 'range',
+  'required', 'minLength', 'maxLength', 'email', 'range', 'add', 'multiply', 'sum',
 ] as const;
 export type FunctionName = (typeof FUNCTION_NAMES)[number];
 

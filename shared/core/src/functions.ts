@@ -60,6 +60,20 @@ export const FUNCTION_SPECS: Readonly<Record<FunctionName, FunctionSpec>> = {
     name: 'range', returns: 'boolean', description: 'True if the number is within [min, max].',
     args: { value, min: { required: false, type: 'number', description: 'lower bound' }, max: { required: false, type: 'number', description: 'upper bound' } },
   },
+  // Host-checked arithmetic: a derived figure the host computes, so a wrong model-written total
+  // cannot look plausible. A non-numeric operand gives null (the prop then shows as broken).
+  add: {
+    name: 'add', returns: 'number', description: 'a + b.',
+    args: { a: { required: true, type: 'number', description: 'a number or {path}' }, b: { required: true, type: 'number', description: 'a number or {path}' } },
+  },
+  multiply: {
+    name: 'multiply', returns: 'number', description: 'a × b.',
+    args: { a: { required: true, type: 'number', description: 'a number or {path}' }, b: { required: true, type: 'number', description: 'a number or {path}' } },
+  },
+  sum: {
+    name: 'sum', returns: 'number', description: 'Sum of a list of numbers, or of one field of a list of objects.',
+    args: { values: { required: true, type: 'array', description: 'a list or {path} to one' }, key: { required: false, type: 'string', description: 'the field to add up when items are objects' } },
+  },
 };
 
 // Intl objects are costly to build; the renderer calls these per bound prop.
@@ -189,6 +203,26 @@ export function applyFunction(name: FunctionName, args: Readonly<Record<string, 
     }
     case 'email':
       return isEmail(args['value']);
+    case 'add':
+    case 'multiply': {
+      const a = toNumber(args['a']);
+      const b = toNumber(args['b']);
+      if (a === null || b === null) return null;
+      return tidy(name === 'add' ? a + b : a * b);
+    }
+    case 'sum': {
+      const values = args['values'];
+      const key = args['key'];
+      if (!Array.isArray(values)) return null;
+      let total = 0;
+      for (const v of values) {
+        const item = typeof key === 'string' && v !== null && typeof v === 'object' && !Array.isArray(v) ? (Object.hasOwn(v, key) ? v[key] : undefined) : v;
+        const n = toNumber(item);
+        if (n === null) return null;
+        total += n;
+      }
+      return tidy(total);
+    }
     case 'range': {
       const n = toNumber(args['value']);
       if (n === null) return false;
@@ -197,6 +231,11 @@ export function applyFunction(name: FunctionName, args: Readonly<Record<string, 
       return (min === null || n >= min) && (max === null || n <= max);
     }
   }
+}
+
+/** Drops binary floating-point noise (0.1 + 0.2 → 0.3); null when the result is not finite. */
+function tidy(n: number): number | null {
+  return Number.isFinite(n) ? Number.parseFloat(n.toPrecision(12)) : null;
 }
 
 export function isCurrencyCode(s: string): boolean {

@@ -24,6 +24,8 @@ export { FUNCTION_SPECS, applyFunction, isEmail, asText } from './functions.ts';
 export type { ResolveContext } from './bindings.ts';
 export { isBinding, isCall, checkBinding, checkCall, checkOperand, resolveValue, callFunction } from './bindings.ts';
 export { checkCondition, evalCondition } from './conditions.ts';
+export { SOURCE_NAMES, MAX_SOURCE_LIMIT, SOURCE_SORTS, isSourceRef, readSource, checkSources } from './sources.ts';
+export type { SourceName, SourceQuery } from './sources.ts';
 export type { ActionSpec } from './actions.ts';
 export { ACTION_SPECS, checkAction } from './actions.ts';
 export { validateDraft, validateSurface, checkSurfaceTree, checkOrder, checkData, checkSectionShell, checkComponentShape, HOLDABLE_RULES } from './invariants.ts';

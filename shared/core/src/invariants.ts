@@ -7,6 +7,7 @@ import type { Draft, SurfaceSection } from './draft.ts';
 import type { Note, Refusal, Rule } from './errors.ts';
 import { Limits, isValidId } from './limits.ts';
 import { escapeSegment } from './pointer.ts';
+import { checkSources } from './sources.ts';
 import type { Problem } from './problem.ts';
 
 /** Problems that only wait for a later op (RFC status: held steps). */
@@ -188,7 +189,7 @@ export function checkData(s: SurfaceSection, sid: string): Problem | null {
   const n = jsonSize(s.data);
   return n > Limits.maxDataBytes
     ? { rule: 'data_too_large', path: `${sectionPath(sid)}/data`, message: `data of "${sid}" is ${n} bytes of JSON, more than ${Limits.maxDataBytes}; keep the data model small` }
-    : null;
+    : checkSources(s.data, `${sectionPath(sid)}/data`);
 }
 
 /** order lists every section exactly once and nothing else; at most 30 surfaces. */

@@ -221,19 +221,26 @@ export function mapComponent(raw: Record<string, unknown>, ctx: MapCtx): Compone
   return [main, ...out];
 }
 
-/** The text a trigger or Button child shows: a Text's text, or the first text found inside. */
-function labelOf(foreignId: string, ctx: MapCtx, depth: number): Json | undefined {
+/**
+ * The text a trigger or Button child shows: a Text's text, or the first text found inside. Each
+ * component is looked at once (`seen`): children lists that repeat ids or form cycles would
+ * otherwise make this exponential in the depth (issue 14).
+ */
+function labelOf(foreignId: string, ctx: MapCtx, depth: number, seen = new Set<string>()): Json | undefined {
   const raw = ctx.get(foreignId);
-  if (raw === undefined || depth > 8) return undefined;
+  if (raw === undefined || depth > 8 || seen.has(foreignId)) return undefined;
+  seen.add(foreignId);
   if (raw['component'] === 'Text') return importDynamic(raw['text'], { notes: ctx.notes, path: `${ctx.at}/label` });
   for (const c of childIds(raw)) {
-    const l = labelOf(c, ctx, depth + 1);
+    const l = labelOf(c, ctx, depth + 1, seen);
     if (l !== undefined) return l;
   }
   return undefined;
 }
 
-function consumeTree(foreignId: string, ctx: MapCtx, depth: number): void {
+function consumeTree(foreignId: string, ctx: MapCtx, depth: number, seen = new Set<string>()): void {
+  if (seen.has(foreignId)) return;
+  seen.add(foreignId);
   const raw = ctx.get(foreignId);
   ctx.consume(foreignId);
   ctx.notes.push(note('component-mapped', ctx.at, `"${foreignId}" was folded into a label.`, false));
@@ -242,5 +249,5 @@ function consumeTree(foreignId: string, ctx: MapCtx, depth: number): void {
   if (raw['component'] !== 'Text' && inner.length > 0) {
     ctx.notes.push(note('component-dropped', ctx.at, `The contents of "${foreignId}" were folded into a label.`, true));
   }
-  for (const c of inner) consumeTree(c, ctx, depth + 1);
+  for (const c of inner) consumeTree(c, ctx, depth + 1, seen);
 }

@@ -155,9 +155,11 @@ function expandTemplates(s: RawSurface, notes: InteropNote[]): Map<string, RawCo
   return out;
 }
 
-function cloneTree(fid: string, suffix: string, prefix: string, from: Map<string, RawComponent>, depth: number): Map<string, RawComponent> | undefined {
+/** Each component is copied once per instance (`seen`): repeated or cyclic children stay linear. */
+function cloneTree(fid: string, suffix: string, prefix: string, from: Map<string, RawComponent>, depth: number, seen = new Set<string>()): Map<string, RawComponent> | undefined {
   const rc = from.get(fid);
-  if (rc === undefined || depth > MAX_DEPTH) return undefined;
+  if (rc === undefined || depth > MAX_DEPTH || seen.has(fid)) return undefined;
+  seen.add(fid);
   const result = new Map<string, RawComponent>();
   const raw = absolutize(rc.raw, prefix) as Record<string, unknown>;
   raw['id'] = fid + suffix;
@@ -170,12 +172,12 @@ function cloneTree(fid: string, suffix: string, prefix: string, from: Map<string
   }
   result.set(fid + suffix, { at: rc.at, raw });
   for (const c of childIds(rc.raw)) {
-    const sub = cloneTree(c, suffix, prefix, from, depth + 1);
+    const sub = cloneTree(c, suffix, prefix, from, depth + 1, seen);
     if (sub) for (const [k, v] of sub) result.set(k, v);
   }
   const nested = templateOf(rc.raw);
   if (nested) {
-    const sub = cloneTree(nested.componentId, suffix, prefix, from, depth + 1);
+    const sub = cloneTree(nested.componentId, suffix, prefix, from, depth + 1, seen);
     if (sub) for (const [k, v] of sub) result.set(k, v);
     const tv = raw[nested.prop] as Record<string, unknown>;
     raw[nested.prop] = { ...tv, componentId: nested.componentId + suffix };

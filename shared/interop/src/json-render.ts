@@ -18,6 +18,7 @@ const ACTIONS: ReadonlySet<string> = new Set(ACTION_NAMES);
 /** Props that write back to state: exported as $bindState. */
 const TWO_WAY = new Set(['Toggle', 'Select', 'Slider', 'Counter', 'TextField', 'TextArea', 'Checkbox']);
 const MAX_DEPTH = 8;
+const MAX_EMITTED = 1000;
 
 export function fromJsonRender(spec: unknown, opts: FromJsonRenderOptions = {}): Converted<SurfaceSection> {
   const notes: InteropNote[] = [];
@@ -35,16 +36,22 @@ export function fromJsonRender(spec: unknown, opts: FromJsonRenderOptions = {}):
   ids.pin(spec['root'], 'root');
   for (const k of Object.keys(elements)) ids.map(k);
   const visited = new Set<string>();
+  // Nested repeats multiply; past this many emitted elements the rest is left out (noted once).
+  let budget = MAX_EMITTED;
   const emit = (key: string, suffix: string, item: CondCtx['item'], depth: number): string | undefined => {
-    const el = elements[key];
+    const el = Object.hasOwn(elements, key) ? elements[key] : undefined;
     const at = `/elements/${escapeToken(key)}`;
     visited.add(key);
+    if (budget-- <= 0) {
+      if (budget === -1) notes.push(note('component-dropped', at, `More than ${MAX_EMITTED} elements after expanding repeats; the rest was left out.`, true));
+      return undefined;
+    }
     if (!isObject(el) || typeof el['type'] !== 'string' || depth > MAX_DEPTH) {
       notes.push(note('children-mismatch', at, `Element "${key}" is missing or malformed; left out.`, true));
       return undefined;
     }
     const id = suffix === '' ? ids.map(key) : ids.fresh(`${ids.map(key).slice(0, 34)}${suffix}`);
-    if (section.components[id] !== undefined) return id;
+    if (Object.hasOwn(section.components, id)) return id;
     const c: Component = { id, component: el['type'] };
     section.components[id] = c;
     const props: JsonObject = {};

@@ -82,8 +82,8 @@ describe('surface fences in markdown', () => {
     const { refusals } = checkBodySurfaces(bad);
     const byRule = refusals.map((r) => [r.rule, r.index]);
     expect(byRule).toContainEqual(['missing_child', 0]);
-    expect(byRule).toContainEqual(['duplicate_id', 1]);
-    expect(byRule).toContainEqual(['invalid_section', 2]);
-    expect(byRule).toContainEqual(['invalid_section', 3]);
+    expect(byRule).toContainEqual(['invalid_surface', 1]);
+    expect(byRule).toContainEqual(['invalid_surface', 2]);
+    expect(byRule).toContainEqual(['invalid_surface', 3]);
   });
 });

@@ -4,7 +4,7 @@
 import { defaultCatalog, emptyDraft, validateDraft } from '@weft/core';
 import type { Catalog, Component, JsonObject, Note, Refusal, Rule, SurfaceSection } from '@weft/core';
 import { parseLenient } from './lenient-json.ts';
-import { isJson, isObject } from './json-util.ts';
+import { FORBIDDEN, isJson, isObject } from './json-util.ts';
 import { note } from './notes.ts';
 import type { InteropNote } from './notes.ts';
 
@@ -77,6 +77,7 @@ export function parseFenceInfo(info: string): { id: string; catalog: string } | 
   if (rest === '') return { error: 'The fence info string has no {"id":…}.' };
   const r = parseLenient(rest);
   if (!r.ok || !isObject(r.value) || typeof r.value['id'] !== 'string') return { error: 'The fence info string is not {"id":"…","catalog":"…"}.' };
+  if (FORBIDDEN.has(r.value['id'])) return { error: `"${r.value['id']}" cannot be a surface id.` };
   return { id: r.value['id'], catalog: typeof r.value['catalog'] === 'string' ? r.value['catalog'] : DEFAULT_FENCE_CATALOG };
 }
 
@@ -91,7 +92,7 @@ export function parseSurfaceFence(body: string, info: string, opts: { streaming?
   const id = 'error' in head ? 'surface' : head.id;
   const catalog = 'error' in head ? DEFAULT_FENCE_CATALOG : head.catalog;
   const components: Record<string, Component> = {};
-  let data: JsonObject = {};
+  const data: JsonObject = {};
   const lines = body.split('\n');
   const streaming = opts.streaming === true;
   for (const [n, rawLine] of lines.entries()) {
@@ -106,11 +107,16 @@ export function parseSurfaceFence(body: string, info: string, opts: { streaming?
     }
     const v = r.value;
     if (isObject(v) && isObject(v['data']) && Object.keys(v).length === 1) {
-      data = { ...data, ...(v['data'] as JsonObject) };
+      // Merged in place (a spread per line would make many data lines quadratic).
+      for (const [k, x] of Object.entries(v['data'] as JsonObject)) if (!FORBIDDEN.has(k)) data[k] = x;
       continue;
     }
     if (!isObject(v) || typeof v['id'] !== 'string' || typeof v['component'] !== 'string') {
       errors.push({ line: n + 1, message: `Line ${n + 1} is neither a component {"id","component",…} nor {"data":…}.` });
+      continue;
+    }
+    if (FORBIDDEN.has(v['id'])) {
+      errors.push({ line: n + 1, message: `Line ${n + 1}: "${v['id']}" cannot be a component id.` });
       continue;
     }
     const c: Component = { id: v['id'], component: v['component'] };
@@ -124,10 +130,10 @@ export function parseSurfaceFence(body: string, info: string, opts: { streaming?
     }
     if (Array.isArray(v['children'])) c.children = v['children'].filter((x): x is string => typeof x === 'string');
     if (v['visible'] !== undefined && isJson(v['visible'])) c.visible = v['visible'] as unknown as NonNullable<Component['visible']>;
-    if (components[c.id] !== undefined) notes.push(note('component-mapped', `/${n + 1}`, `"${c.id}" was written again; the later line replaces the earlier.`, false));
+    if (Object.hasOwn(components, c.id)) notes.push(note('component-mapped', `/${n + 1}`, `"${c.id}" was written again; the later line replaces the earlier.`, false));
     components[c.id] = c;
   }
-  const hasRoot = components['root'] !== undefined;
+  const hasRoot = Object.hasOwn(components, 'root');
   if (!hasRoot && Object.keys(components).length > 0) {
     notes.push(note('components-buffered', '', `${Object.keys(components).length} component(s) wait for "root" before they show.`, false));
   }
@@ -151,16 +157,16 @@ export function checkBodySurfaces(markdown: string, catalog: Catalog = defaultCa
   const fenceOf = new Map<string, number>();
   for (const [i, f] of findSurfaceFences(markdown).entries()) {
     const where = `fence ${i + 1} (line ${f.startLine + 1})`;
-    if (!f.closed) refuse('invalid_section', `/fences/${i}`, `${where} is not closed.`, i);
+    if (!f.closed) refuse('invalid_surface', `/fences/${i}`, `${where} is not closed.`, i);
     const parsed = parseSurfaceFence(f.body, f.info);
-    for (const e of parsed.errors) refuse('invalid_section', `/fences/${i}`, `${where}: ${e.message}`, i);
+    for (const e of parsed.errors) refuse('invalid_surface', `/fences/${i}`, `${where}: ${e.message}`, i);
     const id = parsed.section.id;
     if (fenceOf.has(id)) {
-      refuse('duplicate_id', `/sections/${id}`, `${where} reuses the surface id "${id}".`, i);
+      refuse('invalid_surface', `/sections/${id}`, `${where} reuses the surface id "${id}".`, i);
       continue;
     }
     if (Object.hasOwn(parsed.section.data, '$source')) {
-      refuse('invalid_section', `/sections/${id}/data/$source`, `${where}: entry sources work in page surfaces only.`, i);
+      refuse('invalid_source', `/sections/${id}/data/$source`, `${where}: entry sources work in page surfaces only.`, i);
     }
     fenceOf.set(id, i);
     draft.sections[id] = parsed.section;

@@ -30,6 +30,8 @@ export const CustomEventName = {
   presence: 'weft.presence',
   ghost: 'weft.ghost',
   epoch: 'weft.epoch',
+  /** A reader's control or button event (A2UI v0.9 client→server `action`), for agents. */
+  action: 'weft.action',
 } as const;
 export type CustomEventName = (typeof CustomEventName)[keyof typeof CustomEventName];
 
@@ -47,6 +49,21 @@ export function repairsEvent(notes: Note[], meta: WeftEventMeta, now: number): C
 
 export function refusedEvent(refused: Refusal[], meta: WeftEventMeta, now: number): CustomEvent {
   return { type: 'CUSTOM', name: CustomEventName.refused, value: refused as unknown as Json, timestamp: now, metadata: { weft: meta } };
+}
+
+/** A2UI v0.9's client→server `action` message body, as Weft records it. */
+export interface ReaderAction {
+  name: string;
+  surfaceId: string;
+  sourceComponentId: string;
+  /** ISO 8601, from the reader's clock (informative only). */
+  timestamp: string;
+  context: { [key: string]: Json };
+}
+
+/** A reader action on the draft's stream and bus; `written` lists the data paths the server set. */
+export function readerActionEvent(action: ReaderAction, written: string[], meta: WeftEventMeta, now: number): CustomEvent {
+  return { type: 'CUSTOM', name: CustomEventName.action, value: { ...action, written } as unknown as Json, timestamp: now, metadata: { weft: meta } };
 }
 
 export function runStarted(draftId: string, turnId: string, meta: WeftEventMeta, now: number): RunStartedEvent {

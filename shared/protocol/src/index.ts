@@ -1,11 +1,11 @@
 export { PROTOCOL_VERSION, AG_UI_VERSION } from './version.ts';
 export { CloseCode, closeCodeFor } from './close-codes.ts';
 export {
-  CustomEventName, stepEvents, stateSnapshot, stateDelta, repairsEvent, refusedEvent, runStarted, runFinished,
+  CustomEventName, stepEvents, stateSnapshot, stateDelta, repairsEvent, refusedEvent, runStarted, runFinished, readerActionEvent,
 } from './agui.ts';
 export type {
   AgUiEvent, StateSnapshotEvent, StateDeltaEvent, RunStartedEvent, RunFinishedEvent, RunErrorEvent,
-  CustomEvent, WeftEventMeta, StepLike,
+  CustomEvent, WeftEventMeta, StepLike, ReaderAction,
 } from './agui.ts';
 export type {
   Scope, ActorKind, MintTokenRequest, MintTokenResponse, CreateDraftRequest, DraftResponse,

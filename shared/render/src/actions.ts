@@ -48,6 +48,7 @@ export function cleanAction(c: Comp, prop: string): CleanAction | undefined {
     }
   }
   if (name === 'navigate' && href === undefined) return undefined;
+  c.scope.logic.live = true;
   return href !== undefined && name === 'navigate' ? { name, action, href } : { name, action };
 }
 

@@ -2,11 +2,13 @@
 // notes, and its children. A renderer that lacks a required prop marks itself failed and the
 // tree renders a placeholder instead of its output.
 
-import type { Component, Json, Rule, SurfaceSection } from '@weft/core';
-import { resolve } from './bindings.ts';
+import { isBinding, isCall, parsePointer } from '@weft/core';
+import type { Component, Condition, Json, Rule, SurfaceSection } from '@weft/core';
+import { condition, resolve } from './bindings.ts';
 import { attr, escapeHtml } from './escape.ts';
 import { renderInline } from './inline.ts';
 import { renderMarkdown } from './markdown.ts';
+import type { Logic } from './logic.ts';
 import type { RenderNote } from './notes.ts';
 import { checkUrl, type UrlKind } from './url.ts';
 
@@ -25,6 +27,12 @@ export interface Scope {
   tabState: { name: string; checked: boolean } | undefined;
   /** Whether props are checked against the catalog first (RenderOptions.checkProps). */
   readonly checkProps: boolean;
+  /** What the interaction runtime re-evaluates in this section (see logic.ts). */
+  readonly logic: Logic;
+  /** A surface fence in this section's prose loads the runtime (its own logic, its own data). */
+  nestedLive: boolean;
+  /** Renders a fence's surface under a page-unique key; undefined inside a fence (no nesting). */
+  readonly renderSurface: ((section: SurfaceSection, key: string) => string) | undefined;
 }
 
 const MAX_TEXT = 10_000;
@@ -140,6 +148,63 @@ export class Comp {
     }
     if (check.stripped) this.note('invalid_url', `${name}: mailto fields ${check.stripped.join(', ')} removed`, 'approximate');
     return check.url;
+  }
+
+  /**
+   * ` data-weft-bind="id:prop"` on the element showing a bound prop's text (nothing for a
+   * literal), so the runtime can show the prop's new value when the data changes.
+   */
+  bindAttr(name: string): string {
+    const raw = this.raw(name);
+    if (!isBinding(raw) && !isCall(raw)) return '';
+    const key = `${this.id}:${name}`;
+    this.scope.logic.text[key] = raw;
+    return attr('data-weft-bind', key);
+  }
+
+  /** ` data-weft-model="/path"` on a control whose `value` is a {path}: the runtime writes it. */
+  modelAttr(): string {
+    const raw = this.raw('value');
+    if (!isBinding(raw) || !parsePointer(raw.path).ok) return '';
+    this.scope.logic.live = true;
+    return attr('data-weft-model', raw.path);
+  }
+
+  /** ` data-weft-event="name"` when the control or button tells agents about the reader's change. */
+  eventAttr(): string {
+    const name = this.raw('event');
+    if (typeof name !== 'string' || !/^[A-Za-z0-9._:-]{1,64}$/.test(name)) return '';
+    this.scope.logic.live = true;
+    return attr('data-weft-event', name);
+  }
+
+  /**
+   * The `checks` prop ({condition, message}[]): each message as a hidden note the runtime shows
+   * while its condition fails (`shown` renders the failing ones visible, e.g. under a Button).
+   * Returns the markup and whether any check fails on the server's data.
+   */
+  checks(shown = false): { html: string; failing: boolean } {
+    const raw = this.raw('checks');
+    if (!Array.isArray(raw) || raw.length === 0) return { html: '', failing: false };
+    const conds: Json[] = [];
+    let html = '';
+    let failing = false;
+    raw.slice(0, 20).forEach((chk, i) => {
+      if (chk === null || typeof chk !== 'object' || Array.isArray(chk)) return;
+      const message = typeof chk['message'] === 'string' ? chk['message'] : 'Check failed';
+      const r = condition(chk['condition'] as Condition, this.scope.data);
+      if (!r.ok) {
+        this.note('invalid_condition', `checks/${i}: ${r.error}; ignored`);
+        conds.push(true);
+        return;
+      }
+      conds.push(chk['condition'] as Json);
+      failing ||= !r.value;
+      html += `<p class="weft-check-msg" role="alert"${attr('data-weft-check', `${this.id}:${i}`)}${shown && !r.value ? '' : ' hidden'}>${escapeHtml(message)}</p>`;
+    });
+    this.scope.logic.checks[this.id] = conds;
+    this.scope.logic.live = true;
+    return { html, failing };
   }
 
   inline(text: string): string {

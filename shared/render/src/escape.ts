@@ -1,12 +1,13 @@
 // Context escaping. Everything from a draft reaches HTML through one of these; attributes are
 // always double-quoted by the callers, so one escaper serves text and attribute values.
 
-const SPECIAL = /[&<>"']/;
-const SPECIAL_G = /[&<>"']/g;
-const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+// NUL is dropped: HTML parsers turn it into U+FFFD or drop it, and no draft text needs one.
+const SPECIAL = /[&<>"'\u0000]/;
+const SPECIAL_G = /[&<>"'\u0000]/g;
+const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '\u0000': '' };
 const toEntity = (ch: string): string => ENTITY[ch] ?? '';
 
-/** Escapes text content and (double-quoted) attribute values: & < > " '. */
+/** Escapes text content and (double-quoted) attribute values: & < > " ' (and drops NUL). */
 export function escapeHtml(value: string): string {
   return SPECIAL.test(value) ? value.replace(SPECIAL_G, toEntity) : value;
 }

@@ -11,3 +11,5 @@ export { escapeHtml, jsonForScript } from './escape.ts';
 export { renderInline } from './inline.ts';
 export { renderMarkdown } from './markdown.ts';
 export { ICON_PATHS } from './icons.ts';
+export { runtimeScript } from './runtime/bundle.ts';
+export type { RuntimeScript } from './runtime/bundle.ts';

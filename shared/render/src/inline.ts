@@ -14,7 +14,7 @@ const LINK = /\[([^\]\n]{1,500})\]\(((?:[^()\s]|\([^()\s]{0,200}\)){1,2000})\)/g
 const TOKEN = /\u0000(\d+)\u0000/g;
 
 export function renderInline(text: string, refused: UrlRefused): string {
-  const source = text.replace(/\u0000/g, '');
+  const source = text.split('\u0000').join(''); // split/join: linear even with 10⁶ NULs
   const out: string[] = [];
   let last = 0;
   for (const m of source.matchAll(CODE)) {
@@ -40,7 +40,9 @@ function formatText(text: string, refused: UrlRefused): string {
     }
     return `\u0000${links.length - 1}\u0000`;
   });
-  return emphasis(escapeHtml(tokenized)).replace(TOKEN, (_m, i: string) => links[Number(i)] ?? '');
+  // escapeHtml drops NUL; the link tokens (NUL-delimited, NUL stripped from the input) survive it.
+  const escaped = tokenized.split('\u0000').map(escapeHtml).join('\u0000');
+  return emphasis(escaped).replace(TOKEN, (_m, i: string) => links[Number(i)] ?? '');
 }
 
 // On escaped text: `*` and `_` survive escaping, and no `<` can be present except ours.

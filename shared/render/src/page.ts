@@ -19,6 +19,14 @@ export interface PageOptions extends RenderOptions {
   csp?: string;
   /** Receives the render notes (renderPage returns only the document). */
   onNotes?: (notes: RenderNote[]) => void;
+  /**
+   * Same-origin URL of the interaction runtime (runtimeScript()), loaded only when a surface
+   * binds state a reader can change or fires actions; `main[data-weft-runtime]` names it either
+   * way, so the live preview can load it once a change makes the page interactive.
+   */
+  runtime?: string;
+  /** Same-origin endpoint the runtime posts reader events to (`main[data-weft-actions]`). */
+  actions?: string;
 }
 
 /** `'sha256-…'` of a style or script element's text, for a CSP source list. */
@@ -37,11 +45,13 @@ export function cspWithStyleHash(csp: string, css: string): string {
 }
 
 export function renderPage(draft: Draft, opts: PageOptions): string {
-  const { html, notes } = renderDraft(draft, opts);
+  const { html, notes, interactive } = renderDraft(draft, opts);
   opts.onNotes?.(notes);
   const css = [baseStyles, ...(opts.styles ?? [])].join('\n');
   const csp = cspWithStyleHash(opts.csp ?? DEFAULT_CSP, css);
-  const scripts = (opts.scripts ?? [])
+  const runtime = opts.runtime !== undefined ? sameOrigin(opts.runtime) : undefined;
+  const actions = opts.actions !== undefined ? sameOrigin(opts.actions) : undefined;
+  const scripts = [...(opts.scripts ?? []), ...(interactive && runtime !== undefined ? [runtime] : [])]
     .map((src) => checkUrl(src, 'link'))
     .filter((c): c is { ok: true; url: string } => c.ok && c.url.startsWith('/'))
     .map((c) => `<script${attr('src', c.url)} defer></script>`)
@@ -57,10 +67,16 @@ export function renderPage(draft: Draft, opts: PageOptions): string {
 <style>${css}</style>
 ${scripts}</head>
 <body>
-<main class="weft-page"${attr('data-draft-id', String(draft.id))}>
+<main class="weft-page"${attr('data-draft-id', String(draft.id))}${runtime !== undefined ? attr('data-weft-runtime', runtime) : ''}${actions !== undefined ? attr('data-weft-actions', actions) : ''}>
 ${html}
 </main>
 </body>
 </html>
 `;
+}
+
+/** A same-origin path (`/…`, not `//…`) after the URL policy, or undefined. */
+function sameOrigin(url: string): string | undefined {
+  const c = checkUrl(url, 'link');
+  return c.ok && /^\/(?![/\\])/.test(c.url) ? c.url : undefined;
 }

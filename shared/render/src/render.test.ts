@@ -15,7 +15,7 @@ describe('bindings resolve to their initial state', () => {
       { id: 't', component: 'Text', props: { text: { call: 'pluralize', args: { count: { path: '/count' }, one: 'one item', other: 'many items' } } } },
     ], data);
     const { html, notes } = renderSection(d, 'main');
-    expect(html).toContain('data-component-id="h">Ada</h2>');
+    expect(html).toContain('data-component-id="h" data-weft-bind="h:text">Ada</h2>');
     expect(html).toContain('>many items</p>');
     expect(notes).toEqual([]);
   });
@@ -48,7 +48,7 @@ describe('bindings resolve to their initial state', () => {
     ], { period: 'weekly' });
     const { html, notes } = renderSection(d, 'main');
     expect(html).toContain('class="weft-placeholder" data-component-id="h"');
-    expect(html).toContain('<span class="weft-stat-value">3</span></div>');
+    expect(html).toContain('<span class="weft-stat-value"><span class="weft-stat-number">3</span></span></div>');
     expect(html).toContain('data-period="monthly"');
     expect(notes.map((n) => [n.componentId, n.rule, n.severity])).toEqual([
       ['h', 'invalid_binding', 'broken'], ['h', 'invalid_props', 'broken'], ['s', 'invalid_binding', 'broken'], ['p', 'invalid_props', 'approximate'],
@@ -64,8 +64,8 @@ describe('visibility', () => {
       { id: 'b', component: 'Text', props: { text: 'shown one' }, visible: { not: { eq: [{ path: '/show' }, true] } } },
     ], { show: false });
     const { html, notes } = renderSection(d, 'main');
-    expect(html).toMatch(/<div class="weft-cond" data-weft-visible="false" hidden><p class="[^"]*" data-component-id="a">hidden one<\/p><\/div>/);
-    expect(html).toMatch(/<div class="weft-cond" data-weft-visible="true"><p class="[^"]*" data-component-id="b">shown one<\/p><\/div>/);
+    expect(html).toMatch(/<div class="weft-cond" data-weft-cond="a" data-weft-visible="false" hidden><p class="[^"]*" data-component-id="a">hidden one<\/p><\/div>/);
+    expect(html).toMatch(/<div class="weft-cond" data-weft-cond="b" data-weft-visible="true"><p class="[^"]*" data-component-id="b">shown one<\/p><\/div>/);
     expect(notes).toEqual([]);
   });
 });
@@ -166,7 +166,7 @@ describe('placeholders and notes: nothing degrades quietly', () => {
       ['n', 'missing_child'], ['q', 'invalid_props'], ['q', 'invalid_props'], ['q', 'invalid_props'],
       ['v', 'invalid_condition'], ['g', 'invalid_props'], ['', 'path_not_found'],
     ]);
-    expect(unchecked.html).toContain('<div class="weft-cond" data-weft-visible="true"><p');
+    expect(unchecked.html).toContain('data-weft-visible="true"><p');
   });
 });
 
@@ -178,7 +178,7 @@ describe('sections and the page body', () => {
     d.order = ['two', 'main'];
     const { html } = renderDraft(d);
     expect(html.indexOf('id="s-two"')).toBeLessThan(html.indexOf('id="s-main"'));
-    expect(html).toContain('<section class="weft-section weft-width-wide weft-tone-muted weft-motion-none" id="s-main" data-section-id="main" data-catalog="weft@1">');
+    expect(html).toContain('<section class="weft-section weft-width-wide weft-tone-muted weft-motion-none" id="s-main" data-section-id="main" data-catalog="weft@1" data-weft-surface>');
     expect(html).toContain('<script type="application/json" data-weft-state data-section-id="main">{"note":"\\u003c/script\\u003e\\u003cscript\\u003ealert(1)\\u003c/script\\u003e"}</script>');
     expect(renderDraft(d, { embedData: false }).html).not.toContain('<script');
   });

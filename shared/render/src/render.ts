@@ -11,6 +11,7 @@ import { interactive } from './components/interactive.ts';
 import { layout } from './components/layout.ts';
 import type { Renderer } from './components/renderer.ts';
 import { attr, escapeHtml, jsonForScript } from './escape.ts';
+import { emptyLogic, logicJson } from './logic.ts';
 import type { RenderNote } from './notes.ts';
 
 export interface RenderOptions {
@@ -27,6 +28,8 @@ export interface RenderOptions {
 export interface Rendered {
   html: string;
   notes: RenderNote[];
+  /** Some surface binds state a reader can change or fires actions: the page needs the runtime. */
+  interactive: boolean;
 }
 
 export const RENDERERS: Readonly<Record<string, Renderer>> = { ...layout, ...content, ...interactive, ...blocks };
@@ -37,6 +40,7 @@ const MAX_DEPTH = 32;
 export function renderDraft(draft: Draft, opts: RenderOptions = {}): Rendered {
   const parts: string[] = [];
   const notes: RenderNote[] = [];
+  let interactive = false;
   const order = Array.isArray(draft.order) ? draft.order : [];
   const seen = new Set<string>();
   for (const id of order) {
@@ -45,20 +49,44 @@ export function renderDraft(draft: Draft, opts: RenderOptions = {}): Rendered {
     const r = renderSection(draft, id, opts);
     parts.push(r.html);
     for (const n of r.notes) notes.push(n);
+    interactive ||= r.interactive;
   }
-  return { html: parts.join('\n'), notes };
+  return { html: parts.join('\n'), notes, interactive };
 }
 
 export function renderSection(draft: Draft, sectionId: string, opts: RenderOptions = {}): Rendered {
-  const notes: RenderNote[] = [];
+  try {
+    return renderSectionUnguarded(draft, sectionId, opts);
+  } catch (e) {
+    // Last line of defence (issue 14): a bug outside the per-component guard costs one section
+    // a placeholder and a broken note, never the process or the page.
+    const message = `section ${sectionId}: render failed: ${e instanceof Error ? e.message : String(e)}`;
+    return {
+      html: `<section class="weft-section"${attr('id', `s-${sectionId}`)}${attr('data-section-id', sectionId)}>${placeholderDiv('', 'This section could not be rendered')}</section>`,
+      notes: [{ componentId: '', sectionId, rule: 'invalid_section', message, severity: 'broken' }],
+      interactive: false,
+    };
+  }
+}
+
+function renderSectionUnguarded(draft: Draft, sectionId: string, opts: RenderOptions): Rendered {
   const sections = draft.sections;
   const section = sections !== null && typeof sections === 'object' && Object.hasOwn(sections, sectionId) ? sections[sectionId] : undefined;
-  const open = `<section class="weft-section`;
-  const ids = `${attr('id', `s-${sectionId}`)}${attr('data-section-id', sectionId)}`;
+  return renderSurface(section, sectionId, opts, 0);
+}
+
+/**
+ * One surface: a page section (depth 0) or a ```surface fence inside prose (depth 1, keyed by
+ * `<section>-<component>-<fence id>` so DOM ids stay unique). Fences in a fence are not expanded.
+ */
+function renderSurface(section: unknown, sectionId: string, opts: RenderOptions, depth: number): Rendered {
+  const notes: RenderNote[] = [];
+  const open = `<section class="weft-section${depth > 0 ? ' weft-inline-surface' : ''}`;
+  const ids = `${depth === 0 ? attr('id', `s-${sectionId}`) : ''}${attr('data-section-id', sectionId)}`;
   if (!isSurface(section)) {
     const why = section === undefined ? 'no such section' : 'not a surface section';
     notes.push({ componentId: '', sectionId, rule: section === undefined ? 'path_not_found' : 'invalid_section', message: `section ${sectionId}: ${why}`, severity: 'broken' });
-    return { html: `${open}"${ids}>${placeholderDiv('', `Section ${JSON.stringify(sectionId)}: ${why}`)}</section>`, notes };
+    return { html: `${open}"${ids}>${placeholderDiv('', `Section ${JSON.stringify(sectionId)}: ${why}`)}</section>`, notes, interactive: false };
   }
   const style = section.style !== null && typeof section.style === 'object' ? section.style : {};
   const pick = <T extends string>(v: unknown, values: readonly T[]): T => ((values as readonly unknown[]).includes(v) ? (v as T) : (values[0] as T));
@@ -74,6 +102,14 @@ export function renderSection(draft: Draft, sectionId: string, opts: RenderOptio
     renderNode: (id, parent) => renderNode(scope, id, parent),
     tabState: undefined,
     checkProps: opts.checkProps !== false,
+    logic: emptyLogic(),
+    nestedLive: false,
+    renderSurface: depth === 0 ? (s, key) => {
+      const r = renderSurface(s, key, opts, depth + 1);
+      for (const n of r.notes) notes.push(n);
+      scope.nestedLive ||= r.interactive;
+      return r.html;
+    } : undefined,
   };
   const comps = section.components !== null && typeof section.components === 'object' ? section.components : {};
   let body: string;
@@ -88,8 +124,10 @@ export function renderSection(draft: Draft, sectionId: string, opts: RenderOptio
       notes.push({ componentId: id, sectionId, rule: 'unreachable', message: `component ${id} is not reachable from root and is not shown`, severity: 'broken' });
     }
   }
+  const live = scope.logic.live && opts.embedData !== false;
   const script = opts.embedData === false ? '' : `<script type="application/json" data-weft-state${attr('data-section-id', sectionId)}>${jsonForScript(data)}</script>`;
-  return { html: `${open}${cls}"${ids}${attr('data-catalog', String(section.catalog ?? ''))}>${script}<div class="weft-surface">${body}</div></section>`, notes };
+  const logic = live ? `<script type="application/json" data-weft-logic>${jsonForScript(logicJson(scope.logic))}</script>` : '';
+  return { html: `${open}${cls}"${ids}${attr('data-catalog', String(section.catalog ?? ''))} data-weft-surface>${script}${logic}<div class="weft-surface">${body}</div></section>`, notes, interactive: live || scope.nestedLive };
 }
 
 function isSurface(s: unknown): s is SurfaceSection {
@@ -169,7 +207,9 @@ function visibility(scope: Scope, id: string, node: Component, html: string): st
     scope.notes.push({ componentId: id, sectionId: scope.sectionId, rule: 'invalid_condition', message: `visible: ${r.error}; shown`, severity: 'broken' });
   }
   const shown = !r.ok || r.value;
-  return `<div class="weft-cond"${attr('data-weft-visible', String(shown))}${shown ? '' : ' hidden'}>${html}</div>`;
+  // Only a condition that checks out is handed to the runtime (a broken one stays shown).
+  if (r.ok) scope.logic.visible[id] = node.visible as unknown as Json;
+  return `<div class="weft-cond"${attr('data-weft-cond', id)}${attr('data-weft-visible', String(shown))}${shown ? '' : ' hidden'}>${html}</div>`;
 }
 
 /** Children of a component that was not rendered: not shown, but not "unreachable" either. */

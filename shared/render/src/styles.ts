@@ -103,6 +103,10 @@ textarea.weft-input{resize:vertical}
 .weft-carousel{overflow-x:auto;scroll-snap-type:x mandatory;overscroll-behavior-x:contain;scrollbar-width:thin}
 .weft-carousel-track{display:flex;gap:var(--w-s4);list-style:none;margin:0;padding:0 0 var(--w-s2)}
 .weft-slide{flex:0 0 85%;scroll-snap-align:start;min-width:0}@media (min-width:720px){.weft-slide{flex-basis:45%}}
+.weft-carousel-nav{position:sticky;left:0;display:flex;gap:var(--w-s2)}.weft-counter-row{display:flex;align-items:center;gap:var(--w-s2)}
+.weft-inline-surface{padding:var(--w-s3) 0}.weft-inline-surface .weft-surface{max-width:none}
+.weft-check-msg{margin:var(--w-s1,4px) 0 0;color:var(--w-danger);font-size:.85rem}
+[data-weft-js][hidden],.weft-check-msg[hidden]{display:none!important}
 .weft-callout{display:flex;flex-direction:column;gap:var(--w-s2);padding:var(--w-s4);border-radius:var(--w-r);border-left:4px solid currentColor}
 .weft-callout p{margin:0}.weft-callout>:not(.weft-callout-title){color:var(--w-fg)}.weft-callout-title{font-weight:700}.weft-callout-text{color:var(--w-fg)}
 .weft-testimonial{margin:0;padding:var(--w-s5);border:1px solid var(--w-border);border-radius:var(--w-r);background:var(--w-bg)}

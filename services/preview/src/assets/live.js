@@ -131,6 +131,7 @@
         main.setAttribute('data-version', String(version));
         if (active && active !== document.activeElement && document.contains(active) && active.focus) active.focus({ preventScroll: true });
         window.scrollTo(sx, sy);
+        loadRuntime();
         window.dispatchEvent(new CustomEvent('weft:updated', { detail: { version: version, sections: ids } }));
       })
       .catch(function () {
@@ -138,6 +139,18 @@
         pending = merge(pending, c);
       })
       .then(function () { busy = false; schedule(); });
+  }
+
+  // A change that makes the page interactive brings the interaction runtime in (same origin, the
+  // URL the server named; CSP script-src 'self' allows it). Once loaded it follows weft:updated.
+  function loadRuntime() {
+    var src = main.getAttribute('data-weft-runtime');
+    if (!src || src.charAt(0) !== '/' || src.charAt(1) === '/' || !document.querySelector('script[data-weft-logic]')) return;
+    var scripts = document.scripts;
+    for (var i = 0; i < scripts.length; i++) if (scripts[i].getAttribute('src') === src) return;
+    var s = document.createElement('script');
+    s.src = src;
+    document.head.appendChild(s);
   }
 
   function merge(a, b) {

@@ -39,6 +39,9 @@ let unbind: (() => void) | null = null;
 let boundKey = '';
 let inspectorSig = '';
 let overlay: Overlay | null = null;
+/** Broken fidelity notes of the head version, drawn on their components (refreshed after edits). */
+let broken: Box[] = [];
+let notesTimer = 0;
 
 document.addEventListener('weft:ready', (e) => void start((e as CustomEvent<Ready>).detail));
 document.addEventListener('weft:signed-out', () => { peer?.close(); peer = null; });
@@ -130,6 +133,28 @@ function render(): void {
   renderOutline();
   renderInspector();
   renderOverlay();
+  clearTimeout(notesTimer);
+  notesTimer = window.setTimeout(() => void refreshNotes(), 400);
+}
+
+interface Note { componentId: string; sectionId: string; rule: string; message: string; severity: string }
+async function refreshNotes(): Promise<void> {
+  if (!me) return;
+  const id = document.body.getAttribute('data-draft-id') ?? '';
+  try {
+    const r = await fetch(`/preview/${encodeURIComponent(id)}/render`, { headers: { authorization: `Bearer ${me.token}` }, cache: 'no-store' });
+    if (!r.ok) return;
+    const notes = ((await r.json()) as { notes?: Note[] }).notes ?? [];
+    const seen = new Set<string>();
+    broken = [];
+    for (const n of notes) {
+      const key = `${n.sectionId}/${n.componentId}`;
+      if (n.severity !== 'broken' || seen.has(key)) continue;
+      seen.add(key);
+      broken.push({ sel: n.componentId ? { sectionId: n.sectionId, componentId: n.componentId } : { sectionId: n.sectionId }, label: `${n.rule}: ${n.message}`.slice(0, 90), color: '#b45309', kind: 'broken' });
+    }
+    renderOverlay();
+  } catch { /* the next edit retries */ }
 }
 
 function renderPresence(): void {
@@ -168,7 +193,7 @@ function ghostLabel(g: unknown): string {
 }
 
 function renderOverlay(): void {
-  const boxes: Box[] = [];
+  const boxes: Box[] = [...broken];
   if (sel) boxes.push({ sel, label: 'you', color: '#4f46e5', kind: 'me' });
   for (const o of others) {
     if (o.selection) boxes.push({ sel: o.selection, label: o.name, color: o.color, kind: 'peer' });

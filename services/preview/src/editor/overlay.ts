@@ -3,7 +3,7 @@
 import { h } from './dom.ts';
 import type { Sel } from './tree.ts';
 
-export interface Box { sel: Sel; label: string; color: string; kind: 'me' | 'peer' | 'ghost' }
+export interface Box { sel: Sel; label: string; color: string; kind: 'me' | 'peer' | 'ghost' | 'broken' }
 
 export class Overlay {
   private readonly frame: HTMLIFrameElement;
@@ -24,7 +24,8 @@ export class Overlay {
         const comp = t?.closest?.('[data-component-id]');
         const sec = t?.closest?.('[data-section-id]');
         if (!sec) return;
-        e.preventDefault(); // links and buttons in the preview do not navigate while building
+        // Links and forms do not navigate while building; controls and actions work (the runtime).
+        if (t?.closest?.('a[href], button[type=submit]')) e.preventDefault();
         const sid = sec.getAttribute('data-section-id') ?? '';
         const cid = comp && sec.contains(comp) ? comp.getAttribute('data-component-id') : null;
         onPick(cid ? { sectionId: sid, componentId: cid } : { sectionId: sid });

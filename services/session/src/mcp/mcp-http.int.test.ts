@@ -158,6 +158,9 @@ describe('MCP over streamable HTTP (SDK client against a real session)', () => {
   it('get_preview renders the draft, also as an MCP Apps ui:// resource', async () => {
     const html = await call(reader, 'get_preview', { draftId: 'page' });
     expect(html.s['html']).toContain('Pages, built live');
+    // Fidelity notes come with every render (what did not render as written).
+    expect(Array.isArray(html.s['notes'])).toBe(true);
+    for (const n of html.s['notes'] as { severity: string; rule: string; componentId: string }[]) expect(['broken', 'approximate']).toContain(n.severity);
     const app = await call(reader, 'get_preview', { draftId: 'page', app: true });
     const res = app.r.content[0] as { type: string; resource: { uri: string; mimeType: string; text: string } };
     expect(res.type).toBe('resource');

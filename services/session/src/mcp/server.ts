@@ -8,6 +8,7 @@ import type { Draft, Json, Op, SurfaceSection } from '@weft/core';
 import { diffSection, fromA2ui, fromJsonRender, toA2ui, toJsonRender } from '@weft/interop';
 import type { InteropNote } from '@weft/interop';
 import { renderPage } from '@weft/render';
+import type { RenderNote } from '@weft/render';
 import { z } from 'zod';
 import type { Ctx } from '../context.ts';
 import { mustRoom, readDraft } from '../commands/drafts.ts';
@@ -54,8 +55,11 @@ function sectionOf(draft: Draft, sectionId: string): SurfaceSection {
   return s;
 }
 
-function previewHtml(draft: Draft): string {
-  return renderPage(draft, { title: draft.title || draft.id });
+/** The page and its fidelity notes (what did not render as written: kind, severity, component). */
+function previewHtml(draft: Draft): { html: string; notes: RenderNote[] } {
+  let notes: RenderNote[] = [];
+  const html = renderPage(draft, { title: draft.title || draft.id, onNotes: (n) => { notes = n; } });
+  return { html, notes };
 }
 
 async function submitOps(ctx: Ctx, p: Principal, id: string, input: { ops: unknown[]; baseVersion?: number | undefined; sessionId?: string; turnId?: string | undefined; opId?: string | undefined }) {
@@ -188,14 +192,15 @@ export function createWeftMcpServer(ctx: Ctx, principal: Principal): McpServer {
     _meta: { ui: { resourceUri: PREVIEW_URI } },
   }, async (a) => guarded(async () => {
     const d = await readDraft(ctx, p, a.draftId, a.version);
-    const html = previewHtml(d.draft);
+    const { html, notes } = previewHtml(d.draft);
+    const fidelity = notes as unknown as Json;
     if (a.app) {
       return {
         content: [{ type: 'resource', resource: { uri: `${PREVIEW_URI}/${a.draftId}`, mimeType: MCP_APP_MIME, text: html } }],
-        structuredContent: { draftId: a.draftId, version: d.version, uri: `${PREVIEW_URI}/${a.draftId}` },
+        structuredContent: { draftId: a.draftId, version: d.version, uri: `${PREVIEW_URI}/${a.draftId}`, notes: fidelity },
       };
     }
-    return { content: [{ type: 'text', text: html }], structuredContent: { draftId: a.draftId, version: d.version, html } };
+    return { content: [{ type: 'text', text: html }], structuredContent: { draftId: a.draftId, version: d.version, html, notes: fidelity } };
   }));
 
   server.registerResource('preview', new ResourceTemplate(`${PREVIEW_URI}/{draftId}`, { list: undefined }), {
@@ -204,7 +209,7 @@ export function createWeftMcpServer(ctx: Ctx, principal: Principal): McpServer {
   }, async (uri, vars) => {
     const id = String(vars['draftId'] ?? '');
     const d = await readDraft(ctx, p, id);
-    return { contents: [{ uri: uri.href, mimeType: MCP_APP_MIME, text: previewHtml(d.draft) }] };
+    return { contents: [{ uri: uri.href, mimeType: MCP_APP_MIME, text: previewHtml(d.draft).html }] };
   });
 
   return server;

@@ -9,7 +9,7 @@ const md = readFileSync(new URL('../../../../docs/catalog.md', import.meta.url),
 describe('catalog', () => {
   it('[CT1] has exactly the components of docs/catalog.md', () => {
     const names = [...md.matchAll(/^\| ([A-Za-z-]+) \| /gm)].map((m) => m[1]!).filter((n) => n !== 'name');
-    const fnNames = ['formatDate', 'formatNumber', 'formatCurrency', 'pluralize', 'concat', 'length', 'required', 'minLength', 'maxLength', 'email', 'range'];
+    const fnNames = ['formatDate', 'formatNumber', 'formatCurrency', 'pluralize', 'concat', 'length', 'required', 'minLength', 'maxLength', 'email', 'range', 'add', 'multiply', 'sum'];
     expect(names.filter((n) => !fnNames.includes(n)).sort()).toEqual([...defaultCatalog.componentNames].sort());
   });
   it('[CT2] every example passes its own schema and holds every required prop', () => {

@@ -6,6 +6,7 @@ import { chartSvg, type ChartKind, type Point } from '../chart.ts';
 import type { Comp } from '../comp.ts';
 import { attr } from '../escape.ts';
 import { iconSvg } from '../icons.ts';
+import { hasFence, heal, renderProse } from '../prose.ts';
 import type { Renderer } from './renderer.ts';
 
 const EXTERNAL = /^(https?:|mailto:)/i;
@@ -33,7 +34,7 @@ export const content: Record<string, Renderer> = {
         c.note('invalid_props', `level ${level} is not an integer 1–6; using 2`, 'approximate');
         level = 2;
       }
-      return text === undefined ? '' : `<h${level}${c.attrs('weft-heading')}>${c.text(text)}</h${level}>`;
+      return text === undefined ? '' : `<h${level}${c.attrs('weft-heading')}${c.bindAttr('text')}>${c.text(text)}</h${level}>`;
     },
   },
   Text: {
@@ -41,14 +42,17 @@ export const content: Record<string, Renderer> = {
     render: (c) => {
       const text = c.str('text', true);
       const cls = `weft-text weft-tone-${c.oneOf('tone', ['default', 'muted'])} weft-size-${c.oneOf('size', ['md', 'sm', 'lg'])}`;
-      return text === undefined ? '' : `<p${c.attrs(cls)}>${c.inline(text)}</p>`;
+      if (text === undefined) return '';
+      // A Text whose body holds a surface fence is prose with a surface in it: a block, not a <p>.
+      if (hasFence(text)) return `<div${c.attrs(`${cls} weft-prose`)}>${renderProse(c, text)}</div>`;
+      return `<p${c.attrs(cls)}${c.bindAttr('text')}>${c.inline(heal(text))}</p>`;
     },
   },
   Markdown: {
     leaf: true,
     render: (c) => {
       const source = c.str('source', true);
-      return source === undefined ? '' : `<div${c.attrs('weft-markdown')}>${c.markdown(source)}</div>`;
+      return source === undefined ? '' : `<div${c.attrs('weft-markdown')}>${renderProse(c, source)}</div>`;
     },
   },
   Image: {
@@ -91,13 +95,16 @@ export const content: Record<string, Renderer> = {
       const variant = c.oneOf('variant', ['primary', 'secondary', 'ghost', 'link']);
       const action = cleanAction(c, 'onClick');
       const href = c.url('href', 'link') ?? action?.href;
-      const disabled = c.bool('disabled');
+      // fenestra's rule: a Button whose checks fail carries no action (disabled, reasons shown).
+      const checks = c.checks(true);
+      const disabled = c.bool('disabled') || checks.failing;
+      const gate = checks.html === '' ? '' : ' data-weft-gate';
       const cls = `weft-button weft-variant-${variant}`;
       if (href !== undefined) {
         const target = disabled ? ' aria-disabled="true"' : `${attr('href', href)}${rel(href)}`;
-        return `<a${c.attrs(cls)}${target}${actionAttrs(action)}>${c.text(label)}</a>`;
+        return `<a${c.attrs(cls)}${target}${actionAttrs(action)}${gate}${c.eventAttr()}${c.bindAttr('label')}>${c.text(label)}</a>${checks.html}`;
       }
-      return `<button${c.attrs(cls)} type="button"${disabled ? ' disabled' : ''}${actionAttrs(action)}>${c.text(label)}</button>`;
+      return `<button${c.attrs(cls)} type="button"${disabled ? ' disabled' : ''}${actionAttrs(action)}${gate}${c.eventAttr()}${c.bindAttr('label')}>${c.text(label)}</button>${checks.html}`;
     },
   },
   Link: {
@@ -108,7 +115,7 @@ export const content: Record<string, Renderer> = {
       const href = c.url('href', 'link');
       if (text === undefined) return '';
       if (href === undefined) return `<span${c.attrs('weft-link weft-inert-link')}>${c.text(text)}</span>`;
-      return `<a${c.attrs('weft-link')}${attr('href', href)}${rel(href)}>${c.text(text)}</a>`;
+      return `<a${c.attrs('weft-link')}${attr('href', href)}${rel(href)}${c.bindAttr('text')}>${c.text(text)}</a>`;
     },
   },
   Badge: {
@@ -116,7 +123,7 @@ export const content: Record<string, Renderer> = {
     render: (c) => {
       const text = c.str('text', true);
       const tone = c.oneOf('tone', ['neutral', 'info', 'success', 'warning', 'danger']);
-      return text === undefined ? '' : `<span${c.attrs(`weft-badge weft-tone-${tone}`)}>${c.text(text)}</span>`;
+      return text === undefined ? '' : `<span${c.attrs(`weft-badge weft-tone-${tone}`)}${c.bindAttr('text')}>${c.text(text)}</span>`;
     },
   },
   Stat: {
@@ -129,8 +136,8 @@ export const content: Record<string, Renderer> = {
       if (label === undefined || value === undefined) return '';
       const arrow = trend === 'up' ? '▲' : trend === 'down' ? '▼' : '';
       const trendHtml = arrow ? `<span class="weft-stat-trend weft-trend-${trend}"${attr('aria-label', `trend ${trend}`)}>${arrow}</span>` : '';
-      const cap = caption ? `<span class="weft-stat-caption">${c.text(caption)}</span>` : '';
-      return `<div${c.attrs('weft-stat')}><span class="weft-stat-label">${c.text(label)}</span><span class="weft-stat-value">${c.text(value)}${trendHtml}</span>${cap}</div>`;
+      const cap = caption ? `<span class="weft-stat-caption"${c.bindAttr('caption')}>${c.text(caption)}</span>` : '';
+      return `<div${c.attrs('weft-stat')}><span class="weft-stat-label"${c.bindAttr('label')}>${c.text(label)}</span><span class="weft-stat-value"><span class="weft-stat-number"${c.bindAttr('value')}>${c.text(value)}</span>${trendHtml}</span>${cap}</div>`;
     },
   },
   Quote: {
@@ -140,7 +147,7 @@ export const content: Record<string, Renderer> = {
       const cite = c.str('cite');
       if (text === undefined) return '';
       const foot = cite ? `<footer><cite>${c.text(cite)}</cite></footer>` : '';
-      return `<blockquote${c.attrs('weft-quote')}><p>${c.inline(text)}</p>${foot}</blockquote>`;
+      return `<blockquote${c.attrs('weft-quote')}><p${c.bindAttr('text')}>${c.inline(text)}</p>${foot}</blockquote>`;
     },
   },
   List: {
@@ -151,6 +158,8 @@ export const content: Record<string, Renderer> = {
       const ordered = c.bool('ordered');
       const tag = ordered ? 'ol' : 'ul';
       const lis = items.map((it) => {
+        // An entry card (a `$source` list) shows its title; other objects show as JSON, noted.
+        if (isObject(it) && typeof it['title'] === 'string') return `<li>${c.text(it['title'])}</li>`;
         if (isObject(it) || Array.isArray(it)) c.note('invalid_props', 'items holds a non-string item', 'approximate');
         return `<li>${c.inline(cellText(it))}</li>`;
       });

@@ -109,9 +109,10 @@ export const interactive: Record<string, Renderer> = {
       if (opts === undefined) return '';
       const value = current(c) ?? opts[0]?.value;
       const name = c.domId();
-      const items = opts.map((o, i) => `<label class="weft-toggle-option"><input type="radio"${attr('name', name)}${attr('id', `${name}-${i}`)}${attr('value', o.value)}${o.value === value ? ' checked' : ''}><span>${c.text(o.label)}</span></label>`);
+      const model = c.modelAttr();
+      const items = opts.map((o, i) => `<label class="weft-toggle-option"><input type="radio"${attr('name', name)}${attr('id', `${name}-${i}`)}${attr('value', o.value)}${model}${o.value === value ? ' checked' : ''}><span>${c.text(o.label)}</span></label>`);
       const legend = label ? `<legend class="weft-field-label">${c.text(label)}</legend>` : '';
-      return `<fieldset${c.attrs('weft-toggle')}>${legend}<div class="weft-toggle-options">${items.join('')}</div></fieldset>`;
+      return `<fieldset${c.attrs('weft-toggle')}${c.eventAttr()}>${legend}<div class="weft-toggle-options">${items.join('')}</div></fieldset>`;
     },
   },
   Select: {
@@ -123,7 +124,7 @@ export const interactive: Record<string, Renderer> = {
       const value = current(c);
       const id = c.domId();
       const items = opts.map((o) => `<option${attr('value', o.value)}${o.value === value ? ' selected' : ''}>${c.text(o.label)}</option>`);
-      return `<div${c.attrs('weft-field')}>${labelFor(c, label, id)}<select class="weft-input"${attr('id', id)}${attr('name', c.id)}>${items.join('')}</select></div>`;
+      return `<div${c.attrs('weft-field')}${c.eventAttr()}>${labelFor(c, label, id)}<select class="weft-input"${attr('id', id)}${attr('name', c.id)}${c.modelAttr()}>${items.join('')}</select></div>`;
     },
   },
   Slider: {
@@ -137,7 +138,7 @@ export const interactive: Record<string, Renderer> = {
       const raw = c.num('value') ?? min;
       const value = Math.min(Math.max(raw, min), max);
       const id = c.domId();
-      return `<div${c.attrs('weft-field weft-slider')}>${labelFor(c, label, id)}<div class="weft-slider-row"><input class="weft-range" type="range"${attr('id', id)}${attr('name', c.id)}${attr('min', min)}${attr('max', max)}${attr('step', step)}${attr('value', value)}><output${attr('for', id)}>${c.text(String(value))}</output></div></div>`;
+      return `<div${c.attrs('weft-field weft-slider')}${c.eventAttr()}>${labelFor(c, label, id)}<div class="weft-slider-row"><input class="weft-range" type="range"${attr('id', id)}${attr('name', c.id)}${attr('min', min)}${attr('max', max)}${attr('step', step)}${attr('value', value)}${c.modelAttr()}><output${attr('for', id)}${c.bindAttr('value')}>${c.text(String(value))}</output></div></div>`;
     },
   },
   Counter: {
@@ -150,15 +151,22 @@ export const interactive: Record<string, Renderer> = {
       const label = c.str('label');
       const id = c.domId();
       const aria = label ? '' : attr('aria-label', 'Counter');
-      return `<div${c.attrs('weft-field weft-counter')}>${labelFor(c, label, id)}<input class="weft-input" type="number"${attr('id', id)}${attr('name', c.id)}${numAttr('min', min)}${numAttr('max', max)}${attr('step', step)}${attr('value', value)}${aria}></div>`;
+      const model = c.modelAttr();
+      // − and + need the runtime: hidden until it runs (the number input works without it).
+      const btn = (by: number, text: string, name: string): string => model === '' ? '' : `<button type="button" class="weft-button weft-variant-secondary weft-counter-step" hidden data-weft-js${attr('data-weft-step', by)}${attr('aria-label', name)}>${text}</button>`;
+      return `<div${c.attrs('weft-field weft-counter')}${c.eventAttr()}>${labelFor(c, label, id)}<div class="weft-counter-row">${btn(-step, '−', 'Decrease')}<input class="weft-input" type="number"${attr('id', id)}${attr('name', c.id)}${numAttr('min', min)}${numAttr('max', max)}${attr('step', step)}${attr('value', value)}${aria}${model}>${btn(step, '+', 'Increase')}</div></div>`;
     },
   },
   Carousel: {
     leaf: false,
     render: (c) => {
-      const slides = c.childIds().map((id) => `<li class="weft-slide">${c.child(id)}</li>`).join('');
-      // autoplay needs the runtime; the static carousel is a scroll-snap strip.
-      return `<div${c.attrs('weft-carousel')} role="region" aria-roledescription="carousel" aria-label="Carousel" tabindex="0"><ul class="weft-carousel-track">${slides}</ul></div>`;
+      const ids = c.childIds();
+      const slides = ids.map((id) => `<li class="weft-slide">${c.child(id)}</li>`).join('');
+      // The static carousel is a scroll-snap strip; the runtime shows previous/next and, with
+      // autoplay and no reduced-motion preference, advances it.
+      const nav = ids.length > 1 ? `<div class="weft-carousel-nav" hidden data-weft-js><button type="button" class="weft-button weft-variant-ghost" data-weft-slide="-1" aria-label="Previous slide">‹</button><button type="button" class="weft-button weft-variant-ghost" data-weft-slide="1" aria-label="Next slide">›</button></div>` : '';
+      if (ids.length > 1) c.scope.logic.live = true;
+      return `<div${c.attrs('weft-carousel')} role="region" aria-roledescription="carousel" aria-label="Carousel" tabindex="0"${c.bool('autoplay') ? ' data-weft-autoplay' : ''}><ul class="weft-carousel-track">${slides}</ul>${nav}</div>`;
     },
   },
   Form: {
@@ -167,6 +175,7 @@ export const interactive: Record<string, Renderer> = {
       const submit = c.str('submitLabel', true);
       if (submit === undefined) return '';
       const action = cleanAction(c, 'onSubmit');
+      c.scope.logic.live = true; // the runtime validates the fields' checks on submit
       // method=dialog outside a <dialog> submits nowhere: a form that never navigates.
       return `<form${c.attrs('weft-form')} method="dialog"${actionAttrs(action)}>${c.children()}<div class="weft-form-actions"><button class="weft-button weft-variant-primary" type="submit">${c.text(submit)}</button></div></form>`;
     },
@@ -180,7 +189,8 @@ export const interactive: Record<string, Renderer> = {
       const value = c.str('value');
       const ph = c.str('placeholder');
       const id = c.domId();
-      return `<div${c.attrs('weft-field')}>${labelFor(c, label, id)}<input class="weft-input"${attr('type', kind)}${attr('id', id)}${attr('name', c.id)}${value !== undefined ? attr('value', value) : ''}${ph ? attr('placeholder', ph) : ''}></div>`;
+      const checks = c.checks();
+      return `<div${c.attrs('weft-field')}>${labelFor(c, label, id)}<input class="weft-input"${attr('type', kind)}${attr('id', id)}${attr('name', c.id)}${value !== undefined ? attr('value', value) : ''}${ph ? attr('placeholder', ph) : ''}${c.modelAttr()}>${checks.html}</div>`;
     },
   },
   TextArea: {
@@ -191,7 +201,7 @@ export const interactive: Record<string, Renderer> = {
       const value = c.str('value') ?? '';
       const ph = c.str('placeholder');
       const id = c.domId();
-      return `<div${c.attrs('weft-field')}>${labelFor(c, label, id)}<textarea class="weft-input" rows="4"${attr('id', id)}${attr('name', c.id)}${ph ? attr('placeholder', ph) : ''}>${c.text(value)}</textarea></div>`;
+      return `<div${c.attrs('weft-field')}>${labelFor(c, label, id)}<textarea class="weft-input" rows="4"${attr('id', id)}${attr('name', c.id)}${ph ? attr('placeholder', ph) : ''}${c.modelAttr()}>${c.text(value)}</textarea>${c.checks().html}</div>`;
     },
   },
   Checkbox: {
@@ -200,7 +210,7 @@ export const interactive: Record<string, Renderer> = {
       const label = c.str('label', true);
       if (label === undefined) return '';
       const id = c.domId();
-      return `<div${c.attrs('weft-check')}><input type="checkbox"${attr('id', id)}${attr('name', c.id)}${c.bool('value') ? ' checked' : ''}><label${attr('for', id)}>${c.text(label)}</label></div>`;
+      return `<div${c.attrs('weft-check')}${c.eventAttr()}><input type="checkbox"${attr('id', id)}${attr('name', c.id)}${c.bool('value') ? ' checked' : ''}${c.modelAttr()}><label${attr('for', id)}>${c.text(label)}</label></div>`;
     },
   },
 };

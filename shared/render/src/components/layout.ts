@@ -41,7 +41,7 @@ export const layout: Record<string, Renderer> = {
     leaf: false,
     render: (c) => {
       const title = c.str('title');
-      const head = title !== undefined && title !== '' ? `<h3 class="weft-card-title">${c.text(title)}</h3>` : '';
+      const head = title !== undefined && title !== '' ? `<h3 class="weft-card-title"${c.bindAttr('title')}>${c.text(title)}</h3>` : '';
       return `<div${c.attrs(`weft-card weft-tone-${c.oneOf('tone', ['default', 'muted', 'accent'])}`)}>${head}${c.children()}</div>`;
     },
   },
