@@ -86,12 +86,24 @@ ${services.has('session') ? `
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: draining and stopping`);
-    await closeHttp();
-    await preview?.close();
-    await checkpointer?.drain().catch(() => {});
-    await checkpointer?.stop();
-    await bus.close();
-    await conn.close();
+    // Orchestrators kill at 10–30 s: whatever still hangs after 4.5 s (a peer that never closes, a
+    // query that never returns) is left behind. Leases go first (in closeHttp), commits are fenced,
+    // so nothing acknowledged depends on finishing the rest.
+    setTimeout(() => {
+      console.error(`${signal}: still stopping after 4.5 s (at: ${at}); exiting`);
+      process.exit(0);
+    }, 4500).unref();
+    let at = 'http';
+    const step = async (name: string, f: () => Promise<unknown> | undefined): Promise<void> => {
+      at = name;
+      await Promise.resolve(f()).catch((e: unknown) => console.error(`${signal}: ${name} failed: ${String(e)}`));
+    };
+    await step('http', closeHttp);
+    await step('preview', () => preview?.close());
+    await step('checkpointer drain', () => checkpointer?.drain());
+    await step('checkpointer', () => checkpointer?.stop());
+    await step('bus', () => bus.close());
+    await step('database', () => conn.close());
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

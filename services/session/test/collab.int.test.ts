@@ -1,24 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
-import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
-import WebSocket from 'ws';
 import * as Y from 'yjs';
 import { WeftPeer } from '@weft/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addSectionOps, startTestSession } from './helpers.ts';
+import { plainClient } from './plain-client.ts';
 import type { TestSession } from './helpers.ts';
 
-/** A plain Yjs client: only yjs and @hocuspocus/provider, nothing of our SDK. */
-async function plainClient(url: string, draftId: string, token: string): Promise<{ doc: Y.Doc; provider: HocuspocusProvider; stateless: string[]; close(): void }> {
-  const doc = new Y.Doc();
-  const socket = new HocuspocusProviderWebsocket({ url: url.replace('http', 'ws') + '/collab', WebSocketPolyfill: WebSocket, delay: 50, minDelay: 50 } as never);
-  const provider = new HocuspocusProvider({ websocketProvider: socket, name: draftId, document: doc, token });
-  const stateless: string[] = [];
-  provider.on('stateless', ({ payload }: { payload: string }) => stateless.push(payload));
-  const synced = new Promise<void>((r) => provider.on('synced', ({ state }: { state: boolean }) => state && r()));
-  provider.attach();
-  await synced;
-  return { doc, provider, stateless, close: () => { provider.destroy(); socket.destroy(); } };
-}
 
 const titleMap = (doc: Y.Doc) => ((doc.getMap('sections').get('hero') as Y.Map<unknown>).get('components') as Y.Map<Y.Map<unknown>>).get('title')!;
 const until = async (f: () => boolean, ms = 5000) => {

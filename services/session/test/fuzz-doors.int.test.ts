@@ -2,12 +2,10 @@
 // operations — keys outside the draft, prototype names, foreign root types, wrong shapes — and
 // random MCP tool arguments. After every run: the process answers, every refusal is typed, and
 // fold(log) = the served draft = a fresh peer's doc = the Yjs lineage the log rebuilds.
-import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
-import WebSocket from 'ws';
 import * as Y from 'yjs';
 import { ErrorCode } from '@weft/core';
 import { loadDraft } from '@weft/store';
@@ -17,6 +15,9 @@ import { mcpExtension } from '../src/mcp/index.ts';
 import { collabExtension } from '../src/collab/collab.ts';
 import { addSectionOps, startTestSession } from './helpers.ts';
 import type { TestSession } from './helpers.ts';
+import { plainClient } from './plain-client.ts';
+
+const plain = (url: string, draftId: string, token: string) => plainClient(url, draftId, token, { reconnect: false });
 
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20261201);
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 40);
@@ -72,19 +73,6 @@ function applyYOp(doc: Y.Doc, op: YOp): void {
   }
 }
 
-async function plain(url: string, draftId: string, token: string): Promise<{ doc: Y.Doc; closes: number[]; stateless: string[]; close(): void }> {
-  const doc = new Y.Doc();
-  const closes: number[] = [];
-  const stateless: string[] = [];
-  const socket = new HocuspocusProviderWebsocket({ url: url.replace('http', 'ws') + '/collab', WebSocketPolyfill: WebSocket, delay: 50, minDelay: 50, maxAttempts: 1 } as never);
-  socket.on('close', ({ event }: { event: { code: number } }) => closes.push(event.code));
-  const provider = new HocuspocusProvider({ websocketProvider: socket, name: draftId, document: doc, token });
-  provider.on('stateless', ({ payload }: { payload: string }) => stateless.push(payload));
-  const synced = new Promise<void>((r) => provider.on('synced', ({ state }: { state: boolean }) => state && r()));
-  provider.attach();
-  await synced;
-  return { doc, closes, stateless, close: () => { provider.destroy(); socket.destroy(); } };
-}
 
 const settle = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

@@ -2,7 +2,6 @@
 // mapped draft is refused and reverted; revoked tokens stop being served on open streams and
 // sockets; sockets that never authenticate are closed; awareness stays within bounds and in its
 // own slots; sessions and rate limits hold per actor and across a restart.
-import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
 import * as awarenessProtocol from 'y-protocols/awareness';
@@ -13,24 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collabExtension } from '../src/collab/collab.ts';
 import { MAX_AWARENESS_STATES } from '../src/collab/live-guards.ts';
 import { addSectionOps, ADMIN, startTestSession } from './helpers.ts';
+import { plainClient as join } from './plain-client.ts';
+
+const plainClient = (url: string, draftId: string, token: string) => join(url, draftId, token, { reconnect: false });
 import type { TestSession } from './helpers.ts';
 
-interface Plain { doc: Y.Doc; provider: HocuspocusProvider; socket: HocuspocusProviderWebsocket; stateless: string[]; closes: number[]; close(): void }
-
-/** A plain Yjs client: only yjs and @hocuspocus/provider. */
-async function plainClient(url: string, draftId: string, token: string): Promise<Plain> {
-  const doc = new Y.Doc();
-  const closes: number[] = [];
-  const socket = new HocuspocusProviderWebsocket({ url: url.replace('http', 'ws') + '/collab', WebSocketPolyfill: WebSocket, delay: 50, minDelay: 50, maxAttempts: 1 } as never);
-  socket.on('close', ({ event }: { event: { code: number } }) => closes.push(event.code));
-  const provider = new HocuspocusProvider({ websocketProvider: socket, name: draftId, document: doc, token });
-  const stateless: string[] = [];
-  provider.on('stateless', ({ payload }: { payload: string }) => stateless.push(payload));
-  const synced = new Promise<void>((r) => provider.on('synced', ({ state }: { state: boolean }) => state && r()));
-  provider.attach();
-  await synced;
-  return { doc, provider, socket, stateless, closes, close: () => { provider.destroy(); socket.destroy(); } };
-}
 
 const until = async (f: () => boolean | Promise<boolean>, what: string, ms = 8000): Promise<void> => {
   const t0 = Date.now();

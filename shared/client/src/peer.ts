@@ -60,6 +60,8 @@ export class WeftPeer {
   private urlIndex = 0;
   private failovers = 0;
   private closed = false;
+  /** The socket dropped since the last sync: waiting submits go out again on the next one. */
+  private resendOnSync = false;
   /** Submits without an answer yet: opId → the message sent and its resolver. */
   private readonly waiting = new Map<string, { msg: string; answer: (m: ResultMessage) => void }>();
   private readonly refusalListeners: ((m: YjsRefusalMessage) => void)[] = [];
@@ -117,12 +119,21 @@ export class WeftPeer {
   private open(doc: Y.Doc): HocuspocusProvider {
     const provider = new HocuspocusProvider({ websocketProvider: this.socket, name: this.draftId, document: doc, token: this.token });
     provider.on('stateless', ({ payload }: { payload: string }) => this.onStateless(payload));
+    // Submits whose answer died with a dropped socket (a reconnect, a reload, another node) are sent
+    // again with the same opId once synced: the server answers a retry once (idempotency), whether
+    // or not the first one arrived.
+    provider.on('synced', ({ state }: { state: boolean }) => {
+      if (!state || !this.resendOnSync || provider !== this.provider) return;
+      this.resendOnSync = false;
+      for (const w of this.waiting.values()) provider.sendStateless(w.msg);
+    });
     return provider;
   }
 
   private listen(socket: HocuspocusProviderWebsocket): HocuspocusProviderWebsocket {
     socket.on('close', ({ event }: { event: { code?: number } }) => {
       if (socket !== this.socket || this.closed) return;
+      this.resendOnSync = true;
       if (event?.code === EPOCH_CHANGED) this.reload();
       else if (this.urls > 1 && (event?.code === undefined || DROPPED.has(event.code))) this.failover();
     });
@@ -141,19 +152,7 @@ export class WeftPeer {
     setTimeout(() => {
       if (socket !== this.socket || this.closed) return;
       this.urlIndex++;
-      this.provider.destroy();
-      destroySocket(socket);
-      this.socket = this.listen(this.openSocket());
-      this.provider = this.open(this.doc);
-      this.provider.attach();
-      if (this.presence) this.provider.setAwarenessField('presence', this.presence);
-      const provider = this.provider;
-      const resend = ({ state }: { state: boolean }): void => {
-        if (!state || provider !== this.provider) return;
-        provider.off('synced', resend);
-        for (const w of this.waiting.values()) provider.sendStateless(w.msg);
-      };
-      provider.on('synced', resend);
+      this.reconnect(this.doc);
     }, delay).unref?.();
   }
 
@@ -162,25 +161,22 @@ export class WeftPeer {
    * (the old socket would replay the old provider's queued messages on reconnect).
    */
   private reload(): void {
-    this.provider.destroy();
-    destroySocket(this.socket);
-    this.doc.destroy();
-    this.socket = this.listen(this.openSocket());
-    this.doc = new Y.Doc();
-    this.provider = this.open(this.doc);
-    this.provider.attach();
-    if (this.presence) this.provider.setAwarenessField('presence', this.presence);
-    // Submits whose answer died with the old socket are sent again with the same opId: the
-    // server answers a retry once (idempotency), whether or not the first one arrived.
-    const provider = this.provider;
-    const resend = ({ state }: { state: boolean }): void => {
-      if (!state || provider !== this.provider) return;
-      provider.off('synced', resend);
-      for (const w of this.waiting.values()) provider.sendStateless(w.msg);
-    };
-    provider.on('synced', resend);
+    const old = this.doc;
+    this.reconnect(new Y.Doc());
+    old.destroy();
     this.reloads++;
     for (const f of [...this.reloadListeners]) f(this.doc);
+  }
+
+  /** A new socket and provider for `doc`; presence again, and waiting submits re-sent once synced. */
+  private reconnect(doc: Y.Doc): void {
+    this.provider.destroy();
+    destroySocket(this.socket);
+    this.socket = this.listen(this.openSocket());
+    this.doc = doc;
+    this.provider = this.open(doc);
+    this.provider.attach();
+    if (this.presence) this.provider.setAwarenessField('presence', this.presence);
   }
 
   /** The draft as this peer sees it now. */
