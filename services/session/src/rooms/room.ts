@@ -1,8 +1,11 @@
-import { applyOp, applyOpsUnchecked, applyStep, validateDraft } from '@weft/core';
+import { Limits, applyOp, applyOpsUnchecked, applyStep, validateDraft } from '@weft/core';
 import type { Draft, Op, StepResult as CoreStepResult } from '@weft/core';
 import type { EventStore, NewStep, StoredStep } from '@weft/store';
 import { TokenBucket } from './rate-limit.ts';
 import type { CommittedStep, RoomError, StepResult, SubmitOutcome, SubmitRequest } from './types.ts';
+
+/** Ops of one atomic step that may wait at once for a later op of it (the pipeline's work grows with it). */
+const ATOMIC_MAX_HELD = 32;
 
 /**
  * The Yjs mirror of a room (the collaboration door): kept in lockstep with the JSON mirror inside
@@ -125,7 +128,10 @@ export class Room {
     const budget = this.checkBudgets(req);
     if (budget) return fail(budget);
 
-    const res = req.kind === 'undo' || req.kind === 'redo' ? applyReversal(this.draft, req.ops as Op[]) : applyStep(this.draft, req.ops);
+    // An atomic step (a Yjs transaction) is judged as a whole: its ops may all wait for its last one
+    // (a subtree added or deleted in one transaction), within a bound on the pipeline's work.
+    const held = req.atomic ? { maxHeld: Math.min(Math.max(req.ops.length, Limits.maxHeld), ATOMIC_MAX_HELD) } : {};
+    const res = req.kind === 'undo' || req.kind === 'redo' ? applyReversal(this.draft, req.ops as Op[]) : applyStep(this.draft, req.ops, held);
     if (req.atomic && res.refused.length > 0) {
       applyOpsUnchecked(this.draft, res.inverse);
       const first = res.refused[0]!;
