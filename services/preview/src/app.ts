@@ -60,7 +60,7 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
   const adminDigest = config.adminToken ? sha(config.adminToken) : null;
   const tickets = new Tickets(config.ticketSecret ?? null, now);
   const assets = {
-    'live.js': asset('live.js'), 'build.js': asset('build.js'), 'build.css': asset('build.css'),
+    'live.js': asset('live.js'), 'build.js': asset('build.js'), 'build.css': asset('build.css'), 'placeholder.svg': asset('placeholder.svg'),
     'base.css': { body: baseStyles, hash: createHash('sha256').update(baseStyles).digest('hex').slice(0, 12) },
   } as const;
   const assetUrl = (name: keyof typeof assets): string => `/preview/assets/${name}?v=${assets[name].hash}`;
@@ -153,7 +153,7 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
   const pageCsp = cspWithStyleHash(DEFAULT_CSP, baseStyles);
 
   const routes: { method: string; re: RegExp; fn: (req: IncomingMessage, res: ServerResponse, m: string[], url: URL) => Promise<void> | void }[] = [
-    { method: 'GET', re: /^\/preview\/assets\/(live\.js|build\.js|build\.css|base\.css|editor\.js)$/, fn: async (_req, res, m, url) => {
+    { method: 'GET', re: /^\/preview\/assets\/(live\.js|build\.js|build\.css|base\.css|editor\.js|placeholder\.svg)$/, fn: async (_req, res, m, url) => {
       if (m[1] === 'editor.js') {
         const b = await editorBundle();
         const immutable = url.searchParams.get('v') === b.hash;
@@ -161,7 +161,8 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
       }
       const name = m[1] as keyof typeof assets;
       const a = assets[name];
-      const type = name.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8';
+      // The placeholder image is what the palette's Image points at (an Image never arrives as a 404).
+      const type = name.endsWith('.js') ? 'text/javascript; charset=utf-8' : name.endsWith('.svg') ? 'image/svg+xml' : 'text/css; charset=utf-8';
       const immutable = url.searchParams.get('v') === a.hash;
       send(res, 200, type, a.body, { 'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache', etag: `"${a.hash}"` });
     } },

@@ -61,6 +61,7 @@ ${o.css.map((h) => `<link rel="stylesheet" href="${a(h)}">`).join('\n')}
       <h2 id="wb-outline-h">Outline</h2>
       <div id="wb-outline" class="wb-outline"></div>
     </section>
+    <section class="wb-panel wb-palette" id="wb-palette" aria-label="Add components" hidden></section>
     <section class="wb-panel">
       <h2>Versions</h2>
       <input id="wb-scrub" type="range" min="0" max="0" value="0" step="1" aria-label="Scrub versions">

@@ -125,8 +125,7 @@ describe('the editor in the Build view', () => {
     // Bob: adds a Badge after the lead (a Text takes no children) with the palette.
     await pick(bob, 'lead');
     t0 = Date.now();
-    await bob.selectOption('#wb-palette', 'Badge');
-    await bob.click('#wb-add');
+    await bob.click('#wb-palette [data-palette="Badge"]');
     await alice.waitForSelector('#wb-outline [data-key="hero/badge-1"]', { timeout: 1000 });
     await alice.frameLocator('#wb-frame').locator('[data-component-id="badge-1"]').waitFor({ timeout: 1000 });
     await expect.poll(() => agent.draft().sections['hero']!.components['root']!.children, { timeout: 1000, interval: 20 }).toContain('badge-1');

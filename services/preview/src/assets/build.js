@@ -202,6 +202,11 @@
     clearTimeout(noticeTimer);
     noticeTimer = setTimeout(function () { n.hidden = true; }, kind === 'bad' ? 8000 : 4000);
   }
+  /** Hides the notice if it is of `kind` (a later edit supersedes a refusal). */
+  function clearNotice(kind) {
+    var n = $('wb-notice');
+    if (!n.hidden && n.className.indexOf('wb-notice-' + kind) >= 0) { n.hidden = true; clearTimeout(noticeTimer); }
+  }
   $('wb-undo').addEventListener('click', function () { undoRedo('undo'); });
   $('wb-redo').addEventListener('click', function () { undoRedo('redo'); });
   document.addEventListener('keydown', function (e) {
@@ -236,6 +241,7 @@
     feed: addFeed,
     /** A short message above the preview (undo conflicts, refusals). */
     notice: notice,
+    clearNotice: clearNotice,
   };
   window.weftBuild = hooks;
 

@@ -10,14 +10,17 @@ import { fieldsOf, isBindingValue, parseInput } from './fields.ts';
 import type { FieldSpec } from './fields.ts';
 import { Overlay } from './overlay.ts';
 import type { Box } from './overlay.ts';
-import { addOps, addSectionOps, compPath, moveSectionOps, moveTargets, parents, removeOps, removeSectionOps, reorderOps, reparentOps, walk } from './tree.ts';
+import { addOps, addSectionOps, compPath, duplicateOps, duplicateSectionOps, moveSectionOps, moveTargets, parents, removeOps, removeSectionOps, reorderOps, reparentOps, walk } from './tree.ts';
+import { STARTERS, paletteBlueprint, starterSectionOps } from './blueprints.ts';
+import { explainRefusal } from './refusals.ts';
+import type { EditKind } from './refusals.ts';
 import type { ChildrenPolicy, Sel } from './tree.ts';
 import { bindText } from './ytext.ts';
 
 interface Entry { name: string; group: string; description: string; props: Record<string, unknown>; children: ChildrenPolicy; example: JsonObject }
 interface Ready { token: string; write: boolean; actor: { id: string; kind: string } }
 interface PeerView { clientId: number; id: string; kind: string; name: string; color: string; selection: Sel | null; ghost: unknown }
-interface BuildHooks { setPresence(p: unknown): void; ghost(g: unknown): void; feed(i: unknown): void; notice?(text: string, kind?: string): void }
+interface BuildHooks { setPresence(p: unknown): void; ghost(g: unknown): void; feed(i: unknown): void; notice?(text: string, kind?: string): void; clearNotice?(kind: string): void }
 
 const $ = (id: string): HTMLElement => {
   const e = document.getElementById(id);
@@ -39,6 +42,9 @@ let unbind: (() => void) | null = null;
 let boundKey = '';
 let inspectorSig = '';
 let overlay: Overlay | null = null;
+/** The last edit sent, so a refusal can say what it undid (a concurrent move, not a mistake). */
+let lastEdit: { kind: EditKind; what: string; at: number } | null = null;
+let paletteQuery = '';
 
 document.addEventListener('weft:ready', (e) => void start((e as CustomEvent<Ready>).detail));
 document.addEventListener('weft:signed-out', () => { peer?.close(); peer = null; });
@@ -72,10 +78,12 @@ async function start(r: Ready): Promise<void> {
     schedule();
   });
   p.onRefused((m) => {
+    const why = explainRefusal(m.refused, lastEdit && Date.now() - lastEdit.at < 15_000 ? lastEdit : null);
     const lines = m.refused.map((x) => ({ path: x.path, text: x.message }));
-    for (const x of m.refused) errors.set(x.path, x.message);
-    hooks()?.feed({ kind: 'refused', actor: 'you', title: 'your edit was refused and undone', lines, mine: true });
-    notice(`Refused: ${m.refused[0]?.message ?? 'the server reverted your edit'}`, 'bad');
+    if (why.conflict) lines.unshift({ path: '', text: why.text });
+    else for (const x of m.refused) errors.set(x.path, x.message);
+    hooks()?.feed({ kind: 'refused', actor: 'you', title: why.conflict ? 'your edit crossed someone else\'s and was undone' : 'your edit was refused and undone', lines, mine: true });
+    notice(why.text, 'bad');
     inspectorSig = '';
     schedule();
   });
@@ -90,9 +98,11 @@ function schedule(): void {
 }
 
 /** Applies ops through the Y.Doc; a local throw (stale path) is shown, never swallowed. */
-function edit(ops: Op[], what: string): void {
+function edit(ops: Op[], what: string, kind: EditKind = 'change'): void {
   if (!peer || !me?.write || ops.length === 0) return;
   try {
+    lastEdit = { kind, what, at: Date.now() };
+    hooks()?.clearNotice?.('bad'); // a new edit supersedes the last refusal's notice
     peer.applyOps(ops);
   } catch (e) {
     notice(`Could not ${what}: ${(e as Error).message}`, 'bad');
@@ -128,6 +138,7 @@ function render(): void {
   if (sel && (!draft.sections[sel.sectionId] || (sel.componentId && !draft.sections[sel.sectionId]?.components[sel.componentId]))) sel = null;
   renderPresence();
   renderOutline();
+  renderPalette();
   renderInspector();
   renderOverlay();
 }
@@ -197,8 +208,9 @@ function renderOutline(): void {
       rowButton(secSel, `▤ ${sid}`, 'section'),
       avatarsFor(secSel),
       me?.write ? h('span', { class: 'wb-row-tools' },
-        btn('↑', `Move section ${sid} up`, () => edit(moveSectionOps(draft, sid, -1), 'move the section'), { disabled: si === 0 }),
-        btn('↓', `Move section ${sid} down`, () => edit(moveSectionOps(draft, sid, 1), 'move the section'), { disabled: si === draft.order.length - 1 }),
+        btn('↑', `Move section ${sid} up`, () => edit(moveSectionOps(draft, sid, -1), 'move the section', 'move'), { disabled: si === 0 }),
+        btn('↓', `Move section ${sid} down`, () => edit(moveSectionOps(draft, sid, 1), 'move the section', 'move'), { disabled: si === draft.order.length - 1 }),
+        btn('❏', `Duplicate section ${sid}`, () => { const d = duplicateSectionOps(draft, sid); if (d) { edit(d.ops, 'duplicate the section'); select({ sectionId: d.id }); } }),
         btn('✕', `Delete section ${sid}`, () => { edit(removeSectionOps(draft, sid), 'delete the section'); select(null); })) : null);
     head.append(row);
     const kids = h('ul', { role: 'group' });
@@ -217,8 +229,9 @@ function renderOutline(): void {
     const a = addSectionOps(draft);
     edit(a.ops, 'add a section');
     select({ sectionId: a.id });
-  }, { id: 'wb-add-section' })) : null;
-  host.replaceChildren(list, ...(tools ? [tools] : []));
+  }, { id: 'wb-add-section' }), draft.order.length > 0 ? starterButtons('wb-starters-more') : null) : null;
+  const empty = draft.order.length === 0 ? emptyState() : null;
+  host.replaceChildren(...(empty ? [empty] : [list]), ...(tools ? [tools] : []));
   if (active) host.querySelector<HTMLElement>(`[data-key="${CSS.escape(active)}"]`)?.focus({ preventScroll: true });
 }
 
@@ -238,7 +251,7 @@ function onTreeKey(e: KeyboardEvent, s: Sel): void {
   } else if ((e.key === 'ArrowDown' || e.key === 'ArrowUp') && e.altKey && s.componentId) {
     e.preventDefault();
     const sec = draft.sections[s.sectionId];
-    if (sec) edit(reorderOps(sec, s.componentId, e.key === 'ArrowDown' ? 1 : -1), 'reorder');
+    if (sec) edit(reorderOps(sec, s.componentId, e.key === 'ArrowDown' ? 1 : -1), 'reorder', 'move');
   } else if (e.key === 'Delete' && s.componentId && s.componentId !== 'root') {
     e.preventDefault();
     const sec = draft.sections[s.sectionId];
@@ -317,19 +330,22 @@ function componentPanel(s: SurfaceSection, cid: string, keepBound: string): Node
   if (!ro) {
     const p = parents(s).get(cid);
     const tools = h('div', { class: 'wb-insp-tools' });
+    // The panel may outlive the tree it was drawn from (it is rebuilt only when this component
+    // changes): every tool reads the section as it is at the click.
+    const now = (): SurfaceSection => draft.sections[s.id] ?? s;
     if (cid !== 'root') {
       tools.append(
-        btn('↑ Up', 'Move up among siblings', () => edit(reorderOps(s, cid, -1), 'reorder')),
-        btn('↓ Down', 'Move down among siblings', () => edit(reorderOps(s, cid, 1), 'reorder')),
-        btn('Delete', `Delete ${cid} and what is inside it`, () => { edit(removeOps(s, cid), 'delete'); select({ sectionId: s.id }); }, { class: 'wb-danger', id: 'wb-delete' }));
+        btn('↑ Up', 'Move up among siblings', () => edit(reorderOps(now(), cid, -1), 'reorder', 'move'), { id: 'wb-up' }),
+        btn('↓ Down', 'Move down among siblings', () => edit(reorderOps(now(), cid, 1), 'reorder', 'move'), { id: 'wb-down' }),
+        btn('Duplicate', `Duplicate ${cid} and what is inside it`, () => { const d = duplicateOps(now(), cid); if (d) { edit(d.ops, 'duplicate'); select({ sectionId: s.id, componentId: d.id }); } }, { id: 'wb-duplicate' }),
+        btn('Delete', `Delete ${cid} and what is inside it`, () => { edit(removeOps(now(), cid), 'delete'); select({ sectionId: s.id }); }, { class: 'wb-danger', id: 'wb-delete' }));
       const targets = moveTargets(s, cid, policyOf);
       const mv = h('select', { 'aria-label': 'Move into another parent', id: 'wb-move-to', 'data-field': 'move' },
         h('option', { value: '' }, `Move into… (now in ${p ?? '?'})`), ...targets.map((t) => h('option', { value: t }, `${s.components[t]?.component} · ${t}`)));
-      mv.addEventListener('change', () => { if (mv.value) edit(reparentOps(s, cid, mv.value), 'move'); });
+      mv.addEventListener('change', () => { if (mv.value) edit(reparentOps(now(), cid, mv.value), 'move', 'move'); });
       tools.append(mv);
     }
     out.push(tools);
-    out.push(palette(s, cid));
     out.push(askAgent(s.id, cid));
   }
   return out;
@@ -428,19 +444,77 @@ function jsonRow(name: string, text: string, value: Json | null, path: string, r
     err ? h('p', { class: 'wb-field-error', role: 'alert' }, err) : null);
 }
 
-function palette(s: SurfaceSection, cid: string): HTMLElement {
-  const groups = new Map<string, Entry[]>();
-  for (const e of Object.values(catalog)) groups.set(e.group, [...(groups.get(e.group) ?? []), e]);
-  const pick = h('select', { id: 'wb-palette', 'aria-label': 'Component to add', 'data-field': 'palette' },
-    ...[...groups].map(([g, es]) => { const og = h('optgroup', { label: g }); og.append(...es.map((e) => h('option', { value: e.name }, e.name))); return og; }));
-  const add = btn('Add', 'Add the component inside (or after) the selected one', () => {
-    const e = catalog[pick.value];
-    if (!e) return;
-    const a = addOps(s, cid, e.name, e.example, policyOf);
-    edit(a.ops, `add a ${e.name}`);
-    select({ sectionId: s.id, componentId: a.id });
-  }, { id: 'wb-add', class: 'wb-primary' });
-  return h('div', { class: 'wb-palette' }, h('h3', {}, 'Add a component'), h('div', { class: 'wb-inline' }, pick, add));
+// ---- palette and empty state -------------------------------------------------------------
+const GROUPS: [string, string][] = [['layout', 'Layout'], ['content', 'Content'], ['interactive', 'Interactive'], ['block', 'Blocks']];
+
+/** Adds a catalog component where the selection is (inside it, after it), else at the end of the last section; on an empty page, in a new section. */
+function addFromPalette(name: string): void {
+  const e = catalog[name];
+  if (!e) return;
+  const bp = paletteBlueprint(e.name, e.example);
+  const sid = sel?.sectionId ?? draft.order[draft.order.length - 1];
+  const s = sid ? draft.sections[sid] : undefined;
+  if (!s || !s.components['root']) {
+    const a = addSectionOps(draft);
+    edit(a.ops, 'add a section');
+    // The new section's tree is local right away; the component goes into its root.
+    const fresh = peer?.draft().sections[a.id];
+    if (fresh) { const c = addOps(fresh, 'root', bp, policyOf); edit(c.ops, `add a ${e.name}`); select({ sectionId: a.id, componentId: c.id }); }
+    return;
+  }
+  const a = addOps(s, sel?.sectionId === s.id ? (sel.componentId ?? 'root') : 'root', bp, policyOf);
+  edit(a.ops, `add a ${e.name}`);
+  select({ sectionId: s.id, componentId: a.id });
+}
+
+function renderPalette(): void {
+  const host = document.getElementById('wb-palette');
+  if (!host) return;
+  host.hidden = !me?.write;
+  if (host.childElementCount > 0) return; // built once; the filter works on it in place
+  const search = h('input', { type: 'search', id: 'wb-palette-search', placeholder: 'Search components…', 'aria-label': 'Search components', spellcheck: 'false' });
+  const groups: HTMLElement[] = [];
+  for (const [g, title] of GROUPS) {
+    const es = Object.values(catalog).filter((e) => e.group === g);
+    if (es.length === 0) continue;
+    const grid = h('div', { class: 'wb-pal-grid' }, ...es.map((e) => btn(e.name, `Add a ${e.name}: ${e.description}`, () => addFromPalette(e.name), { class: 'wb-pal-item', 'data-palette': e.name, 'data-search': `${e.name} ${e.description}`.toLowerCase() })));
+    groups.push(h('div', { class: 'wb-pal-group', 'data-group': g }, h('h3', {}, title), grid));
+  }
+  const none = h('p', { class: 'wb-muted', id: 'wb-palette-none', hidden: true }, 'No component matches.');
+  search.addEventListener('input', () => {
+    paletteQuery = search.value.trim().toLowerCase();
+    let any = false;
+    for (const g of groups) {
+      let shown = 0;
+      for (const b of g.querySelectorAll<HTMLElement>('.wb-pal-item')) {
+        const on = paletteQuery === '' || (b.getAttribute('data-search') ?? '').includes(paletteQuery);
+        b.hidden = !on;
+        if (on) shown++;
+      }
+      g.hidden = shown === 0;
+      any ||= shown > 0;
+    }
+    none.hidden = any;
+  });
+  host.replaceChildren(h('h2', {}, 'Add'), search, ...groups, none);
+}
+
+/** What an empty page offers: whole sections to start from, made of catalog components. */
+function emptyState(): HTMLElement {
+  const box = h('div', { class: 'wb-empty-state', id: 'wb-empty' },
+    h('p', { class: 'wb-empty-title' }, 'This page is empty.'),
+    h('p', { class: 'wb-muted' }, me?.write ? 'Start with a section, or pick any component under Add.' : 'Nothing has been built yet.'));
+  if (me?.write) box.append(starterButtons('wb-starters'));
+  return box;
+}
+
+/** One button per starter section (on an empty page big, under the outline small). */
+function starterButtons(cls: string): HTMLElement {
+  return h('div', { class: cls }, ...STARTERS.map((st) => btn(st.label, `Add a ${st.label} section: ${st.description}`, () => {
+    const a = starterSectionOps(draft.sections, st);
+    edit(a.ops, `add a ${st.label} section`);
+    select({ sectionId: a.id });
+  }, { class: 'wb-starter', 'data-starter': st.id })));
 }
 
 // "Ask the agent about this": POST /agent/briefs with the selected component's scope and this
@@ -537,6 +611,5 @@ function sectionPanel(s: SurfaceSection): Node[] {
     data.append(h('div', { class: 'wb-inline' }, k, add));
   }
   out.push(data);
-  if (!ro && s.components['root']) out.push(palette(s, 'root'));
   return out;
 }

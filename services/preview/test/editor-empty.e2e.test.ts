@@ -1,0 +1,182 @@
+// The Build view from an EMPTY draft (issue 15): every control of the outline, inspector and
+// palette clicked in Chromium, the draft checked over HTTP after each; two people reordering at
+// once. Any console error, page error or failed request fails the test.
+import { mkdirSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { Draft } from '@weft/core';
+import { startBuildView } from './build-view.ts';
+import type { BuildView } from './build-view.ts';
+
+let v: BuildView;
+beforeAll(async () => { v = await startBuildView(); });
+afterEach(async () => { expect(await v.closePages()).toEqual([]); });
+afterAll(async () => { await v.close(); });
+
+const kids = (d: Draft, sid: string, cid = 'root'): string[] => d.sections[sid]?.components[cid]?.children ?? [];
+const outline = (p: Page): Promise<string[]> => p.$$eval('#wb-outline .wb-pick', (bs) => bs.map((b) => b.getAttribute('data-key') ?? ''));
+const pick = async (p: Page, sid: string, cid: string): Promise<void> => {
+  await p.click(`#wb-outline [data-key="${sid}/${cid}"]`);
+  await p.waitForSelector(`#wb-inspector .wb-insp-head code:text-is("${cid}")`);
+};
+/** Polls the server's draft until `f` holds (an edit lands after its round trip). */
+async function until(id: string, f: (d: Draft) => unknown, timeout = 5000): Promise<Draft> {
+  let last: Draft | null = null;
+  await expect.poll(async () => { last = await v.serverDraft(id); return Boolean(f(last)); }, { timeout, interval: 50 }).toBe(true);
+  return last!;
+}
+
+describe('the Build view from an empty draft', () => {
+  it('every outline, inspector and palette control works, checked over HTTP after each click', async () => {
+    const id = await v.emptyDraft();
+    const { page } = await v.open(id, 'alice', '#wb-empty');
+    expect(await page.locator('#wb-empty').innerText()).toContain('This page is empty');
+    expect(await page.locator('#wb-palette .wb-pal-item').count()).toBeGreaterThan(30);
+    mkdirSync('test-artifacts', { recursive: true });
+    await page.screenshot({ path: 'test-artifacts/build-empty-draft.png' });
+
+    // First contact: "+ Section" adds one section, listed once in order (repair appends it).
+    await page.click('#wb-add-section');
+    let d = await until(id, (x) => x.order.length === 1);
+    expect(d.order).toEqual(['section-1']);
+    expect(kids(d, 'section-1')).toEqual(['heading-1']);
+    await page.waitForSelector('#wb-outline [data-key="section-1/heading-1"]');
+
+    // Starters: whole sections of catalog components.
+    for (const st of ['hero', 'features', 'pricing', 'faq']) {
+      await page.click(`#wb-outline [data-starter="${st}"]`);
+      d = await until(id, (x) => x.order.includes(st));
+    }
+    expect(d.order).toEqual(['section-1', 'hero', 'features', 'pricing', 'faq']);
+    expect(d.sections['hero']!.components['root']!.children).toHaveLength(3);
+    await page.frameLocator('#wb-frame').locator('section[data-section-id="faq"]').waitFor({ timeout: 5000 });
+
+    // Section ↑ / ↓ / duplicate / delete.
+    await page.click('button[title="Move section hero up"]');
+    d = await until(id, (x) => x.order[0] === 'hero');
+    expect(d.order).toEqual(['hero', 'section-1', 'features', 'pricing', 'faq']);
+    await page.click('button[title="Move section section-1 down"]');
+    d = await until(id, (x) => x.order[2] === 'section-1');
+    expect(d.order).toEqual(['hero', 'features', 'section-1', 'pricing', 'faq']);
+    await page.click('button[title="Duplicate section pricing"]');
+    d = await until(id, (x) => x.order.includes('pricing-copy'));
+    expect(d.order).toEqual(['hero', 'features', 'section-1', 'pricing', 'pricing-copy', 'faq']);
+    expect(d.sections['pricing-copy']!.components).toEqual(d.sections['pricing']!.components);
+    await page.click('button[title="Delete section pricing-copy"]');
+    d = await until(id, (x) => !x.order.includes('pricing-copy'));
+    expect(Object.keys(d.sections).sort()).toEqual(['faq', 'features', 'hero', 'pricing', 'section-1']);
+    await page.click('button[title="Delete section section-1"]');
+    d = await until(id, (x) => !x.order.includes('section-1'));
+    expect(d.order).toEqual(['hero', 'features', 'pricing', 'faq']);
+
+    // Components: ↑ (button), Alt+↑ (keyboard), ↓, duplicate, move into, delete.
+    const [h, t, row] = kids(d, 'hero');
+    await pick(page, 'hero', t!);
+    await page.click('#wb-up');
+    d = await until(id, (x) => kids(x, 'hero')[0] === t);
+    expect(kids(d, 'hero')).toEqual([t, h, row]);
+    await page.focus(`#wb-outline [data-key="hero/${row}"]`);
+    await page.keyboard.press('Alt+ArrowUp');
+    d = await until(id, (x) => kids(x, 'hero')[1] === row);
+    expect(kids(d, 'hero')).toEqual([t, row, h]);
+    await pick(page, 'hero', t!);
+    await page.click('#wb-down');
+    d = await until(id, (x) => kids(x, 'hero')[1] === t);
+    expect(kids(d, 'hero')).toEqual([row, t, h]);
+    await page.click('#wb-duplicate');
+    d = await until(id, (x) => kids(x, 'hero').length === 4);
+    const copy = kids(d, 'hero')[2]!;
+    expect(kids(d, 'hero')).toEqual([row, t, copy, h]);
+    expect(d.sections['hero']!.components[copy]!.props).toEqual(d.sections['hero']!.components[t!]!.props);
+    await page.waitForSelector(`#wb-inspector .wb-insp-head code:text-is("${copy}")`);
+    await page.selectOption('#wb-move-to', row!);
+    d = await until(id, (x) => kids(x, 'hero', row).includes(copy));
+    expect(kids(d, 'hero')).toEqual([row, t, h]);
+    await pick(page, 'hero', copy);
+    await page.click('#wb-delete');
+    d = await until(id, (x) => !x.sections['hero']!.components[copy]);
+    expect(kids(d, 'hero', row)).not.toContain(copy);
+
+    // Palette: search narrows the grid; what it adds arrives usable.
+    await page.fill('#wb-palette-search', 'tab');
+    expect(await page.locator('#wb-palette .wb-pal-item:visible').evaluateAll((bs) => bs.map((b) => b.textContent))).toEqual(expect.arrayContaining(['Tabs', 'TabPanel']));
+    expect(await page.locator('#wb-palette .wb-pal-item:visible').count()).toBeLessThan(6);
+    await page.fill('#wb-palette-search', '');
+    await pick(page, 'hero', 'root');
+    for (const name of ['Tabs', 'Accordion', 'Chart', 'Table', 'Image']) {
+      await pick(page, 'hero', 'root');
+      await page.click(`#wb-palette [data-palette="${name}"]`);
+      d = await until(id, (x) => Object.values(x.sections['hero']!.components).some((c) => c.component === name));
+    }
+    const comps = Object.values(d.sections['hero']!.components);
+    const of = (name: string) => comps.find((c) => c.component === name)!;
+    expect(of('Tabs').children!.map((k) => d.sections['hero']!.components[k]!.component)).toEqual(['TabPanel', 'TabPanel']);
+    expect(of('Accordion').children!.map((k) => d.sections['hero']!.components[k]!.component)).toEqual(['Disclosure', 'Disclosure']);
+    expect((of('Chart').props!['series'] as unknown[]).length).toBeGreaterThan(2);
+    expect((of('Table').props!['rows'] as unknown[]).length).toBe(2);
+    expect(kids(d, 'hero')).toEqual(expect.arrayContaining([of('Tabs').id, of('Image').id]));
+    // The placeholder image is served (no 404) and decodes.
+    const img = page.frameLocator('#wb-frame').locator(`[data-component-id="${of('Image').id}"] img, img[data-component-id="${of('Image').id}"]`).first();
+    await img.waitFor({ timeout: 5000 });
+    await expect.poll(() => img.evaluate((e) => (e as HTMLImageElement).complete && (e as HTMLImageElement).naturalWidth), { timeout: 5000 }).toBeGreaterThan(0);
+    await page.click('#wb-outline [data-key="hero/root"]');
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: 'test-artifacts/build-from-starters.png' });
+  });
+
+  it('two people reorder at once: different children both land; the same child moved by both is refused for one, naming the conflict', async () => {
+    const id = await v.emptyDraft();
+    const alice = await v.open(id, 'alice', '#wb-empty');
+    await alice.page.click('#wb-empty [data-starter="features"]');
+    const d0 = await until(id, (x) => x.order.includes('features'));
+    const grid = kids(d0, 'features')[1]!;
+    const [c1, c2, c3] = kids(d0, 'features', grid);
+    const bob = await v.open(id, 'bob', `#wb-outline [data-key="features/${c3}"]`);
+
+    // Different children, truly concurrent: Bob's socket is held while both move.
+    await pick(alice.page, 'features', c1!);
+    await pick(bob.page, 'features', c3!);
+    bob.socket.hold();
+    await alice.page.click('#wb-down'); // [c2, c1, c3]
+    await until(id, (x) => kids(x, 'features', grid)[0] === c2);
+    await bob.page.click('#wb-up'); // in Bob's stale view: [c1, c3, c2]
+    await bob.socket.release();
+    // Both moves kept: c1 after c2 (Alice), c3 before c2 (Bob).
+    let d = await until(id, (x) => kids(x, 'features', grid)[0] === c3);
+    const merged = kids(d, 'features', grid);
+    expect(merged).toEqual([c3, c2, c1]);
+    for (const p of [alice.page, bob.page]) await expect.poll(async () => (await outline(p)).filter((k) => k.startsWith('features/card')), { timeout: 3000 }).toEqual(merged.map((k) => `features/${k}`));
+    expect(await bob.page.locator('#wb-feed .wb-refused.wb-mine').count()).toBe(0);
+
+    // The same child moved by both at once: one wins, the other is told it was a conflict.
+    const target = merged[2]!;
+    await pick(alice.page, 'features', target);
+    await pick(bob.page, 'features', target);
+    bob.socket.hold();
+    await alice.page.click('#wb-up');
+    await until(id, (x) => kids(x, 'features', grid).indexOf(target) === 1);
+    await bob.page.click('#wb-up');
+    await bob.socket.release();
+    await bob.page.waitForSelector('#wb-feed .wb-refused.wb-mine', { timeout: 5000 });
+    expect(await bob.page.locator('#wb-notice').innerText()).toMatch(new RegExp(`^Conflict: someone else moved or deleted "${target}" at the same moment`));
+    expect(await alice.page.locator('#wb-feed .wb-refused.wb-mine').count()).toBe(0);
+    d = await v.serverDraft(id);
+    expect(kids(d, 'features', grid).indexOf(target)).toBe(1);
+    for (const p of [alice.page, bob.page]) await expect.poll(async () => (await outline(p)).filter((k) => k.startsWith('features/card')), { timeout: 3000 }).toEqual(kids(d, 'features', grid).map((k) => `features/${k}`));
+    // A later edit clears the conflict notice.
+    await pick(bob.page, 'features', target);
+    await bob.page.click('#wb-down');
+    await expect.poll(() => bob.page.locator('#wb-notice').isVisible(), { timeout: 3000 }).toBe(false);
+    await until(id, (x) => kids(x, 'features', grid).indexOf(target) === 2);
+    await alice.page.waitForTimeout(300);
+    await alice.page.screenshot({ path: 'test-artifacts/build-two-people.png' });
+  });
+
+  it('a read-only viewer of an empty draft gets no starters, palette or tools', async () => {
+    const id = await v.emptyDraft();
+    const { page } = await v.open(id, 'viewer', '#wb-empty');
+    expect(await page.locator('#wb-empty').innerText()).toContain('Nothing has been built yet');
+    expect(await page.locator('[data-starter], #wb-add-section, #wb-palette:visible').count()).toBe(0);
+    expect(await page.locator('#wb-undo').isDisabled()).toBe(true);
+  });
+});
