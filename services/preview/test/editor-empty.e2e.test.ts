@@ -172,6 +172,57 @@ describe('the Build view from an empty draft', () => {
     await alice.page.screenshot({ path: 'test-artifacts/build-two-people.png' });
   });
 
+  it('typing is one step per field edit, still merged between two people; undo and Ctrl+Z in the field undo the whole edit', async () => {
+    const id = await v.emptyDraft();
+    const alice = await v.open(id, 'alice', '#wb-empty');
+    await alice.page.click('#wb-empty [data-starter="hero"]');
+    const d0 = await until(id, (x) => x.order.includes('hero'));
+    const heading = kids(d0, 'hero')[0]!;
+    const textOf = (d: Draft): unknown => d.sections['hero']!.components[heading]!.props!['text'];
+    const before = textOf(d0);
+    const bob = await v.open(id, 'bob', `#wb-outline [data-key="hero/${heading}"]`);
+    await pick(alice.page, 'hero', heading);
+    await alice.page.focus('#wb-f-text');
+    const head0 = (await v.admin.events(id)).steps.at(-1)!.version;
+    await alice.page.press('#wb-f-text', 'ControlOrMeta+a');
+    await alice.page.keyboard.type('Start building', { delay: 40 });
+    await alice.page.keyboard.press('Tab'); // the edit ends
+    await until(id, (x) => textOf(x) === 'Start building');
+    await alice.page.waitForTimeout(1200); // nothing more is on its way
+    const steps = (await v.admin.events(id, head0)).steps;
+    expect(steps.map((x) => x.actor)).toEqual(['alice']);
+    expect(steps[0]!.ops).toEqual([{ op: 'replace', path: `/sections/hero/components/${heading}/props/text`, value: 'Start building' }]);
+    await expect.poll(() => bob.page.frameLocator('#wb-frame').locator(`[data-component-id="${heading}"]`).first().innerText(), { timeout: 3000 }).toBe('Start building');
+
+    // Ctrl+Z inside the field is the app's undo of the whole edit; Ctrl+Shift+Z redoes it.
+    await alice.page.focus('#wb-f-text');
+    await alice.page.keyboard.press('ControlOrMeta+z');
+    await until(id, (x) => textOf(x) === before);
+    await expect.poll(() => alice.page.inputValue('#wb-f-text'), { timeout: 3000 }).toBe(before);
+    await alice.page.keyboard.press('ControlOrMeta+Shift+z');
+    await until(id, (x) => textOf(x) === 'Start building');
+
+    // A second edit, then Ctrl+Z at once, without leaving the field: the whole edit goes.
+    await alice.page.press('#wb-f-text', 'End');
+    await alice.page.keyboard.type(' now', { delay: 30 });
+    await alice.page.keyboard.press('ControlOrMeta+z');
+    await until(id, (x) => textOf(x) === 'Start building');
+    await expect.poll(() => alice.page.inputValue('#wb-f-text'), { timeout: 3000 }).toBe('Start building');
+
+    // Two people in one field at once: both keep their characters, one step each.
+    await pick(bob.page, 'hero', heading);
+    await bob.page.focus('#wb-f-text');
+    const head1 = (await v.admin.events(id)).steps.at(-1)!.version;
+    await alice.page.press('#wb-f-text', 'End');
+    await bob.page.press('#wb-f-text', 'Home');
+    await Promise.all([alice.page.keyboard.type(' today', { delay: 30 }), bob.page.keyboard.type('We ', { delay: 30 })]);
+    await Promise.all([alice.page.keyboard.press('Tab'), bob.page.keyboard.press('Tab')]);
+    await until(id, (x) => textOf(x) === 'We Start building today');
+    await alice.page.waitForTimeout(1200);
+    const both = (await v.admin.events(id, head1)).steps;
+    expect(both.map((x) => x.actor).sort()).toEqual(['alice', 'bob']);
+  });
+
   it('a read-only viewer of an empty draft gets no starters, palette or tools', async () => {
     const id = await v.emptyDraft();
     const { page } = await v.open(id, 'viewer', '#wb-empty');

@@ -85,6 +85,9 @@ export class TransactionOps {
         if (change.action === 'delete') this.main.push({ op: 'remove', path });
         else {
           const value = fromY(childShape(at.shape, key), target.get(key), key);
+          // A value stored in another form but equal (props turned into a Y.Map so a text prop
+          // can be typed into) changes nothing in the draft: no op, so no step of its own.
+          if (change.action === 'update' && !(change.oldValue instanceof Y.AbstractType) && jsonEqual(change.oldValue as Json, value)) continue;
           this.main.push({ op: change.action === 'add' ? 'add' : 'replace', path, value });
         }
       }

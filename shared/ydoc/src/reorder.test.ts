@@ -207,4 +207,18 @@ describe('reorders through the Y arrays, judged by the pipeline', () => {
       expect(copy).toEqual(yDocToDraft(a, 'd'));
     }), { numRuns: 200 });
   });
+
+  it('a prop stored again in another form but equal (JSON props → Y.Map with a Y.Text) is no op', () => {
+    const { client, judge } = setup();
+    const c = client();
+    const props = ((draftRoots(c).sections.get('hero') as Y.Map<unknown>).get('components') as Y.Map<unknown>).get('a') as Y.Map<unknown>;
+    const u = edit(c, () => {
+      const m = new Y.Map<unknown>();
+      m.set('title', new Y.Text('a'));
+      props.set('props', m);
+    });
+    expect(judge(u).ops).toEqual([]);
+    const u2 = edit(c, () => ((props.get('props') as Y.Map<unknown>).get('title') as Y.Text).insert(1, '!'));
+    expect(judge(u2).ops).toEqual([{ op: 'replace', path: '/sections/hero/components/a/props/title', value: 'a!' }]);
+  });
 });

@@ -61,6 +61,7 @@
       case 'STATE_SNAPSHOT': setHead(v || 0); break;
       case 'STATE_DELTA':
         setHead(v);
+        if (me && meta.actor === me) mine++;
         addFeed({ kind: 'applied', actor: meta.actor, title: 'applied ' + ev.delta.length + ' op' + (ev.delta.length === 1 ? '' : 's'), version: v, at: ev.timestamp, lines: describeOps(ev.delta) });
         break;
       case 'RUN_STARTED': addFeed({ kind: 'turn', actor: meta.actor, title: 'turn started', version: v, at: ev.timestamp }); break;
@@ -207,6 +208,17 @@
     var n = $('wb-notice');
     if (!n.hidden && n.className.indexOf('wb-notice-' + kind) >= 0) { n.hidden = true; clearTimeout(noticeTimer); }
   }
+  // Steps of mine seen on the stream: an undo right after a field edit waits for that edit's step.
+  var me = '';
+  var mine = 0;
+  function undoAfterMine(mode, wait) {
+    var seen = mine;
+    var tries = 0;
+    (function go() {
+      if (!wait || mine > seen || tries++ >= 60) { undoRedo(mode); return; }
+      setTimeout(go, 50);
+    })();
+  }
   $('wb-undo').addEventListener('click', function () { undoRedo('undo'); });
   $('wb-redo').addEventListener('click', function () { undoRedo('redo'); });
   document.addEventListener('keydown', function (e) {
@@ -242,6 +254,8 @@
     /** A short message above the preview (undo conflicts, refusals). */
     notice: notice,
     clearNotice: clearNotice,
+    /** Undo/redo from inside a field; `afterMine`: wait for the step just sent to land first. */
+    undo: undoAfterMine,
   };
   window.weftBuild = hooks;
 
@@ -253,6 +267,8 @@
     $('wb-main').hidden = true;
     $('wb-login').hidden = false;
     $('wb-login-error').textContent = msg || '';
+    $('wb-undo').disabled = true;
+    $('wb-redo').disabled = true;
     status('signed out', '');
     document.dispatchEvent(new CustomEvent('weft:signed-out'));
   }
@@ -273,6 +289,7 @@
         $('wb-main').hidden = false;
         $('wb-frame').src = t.url;
         canWrite = t.write === true;
+        me = (t.actor && t.actor.id) || '';
         $('wb-ro').hidden = canWrite;
         $('wb-undo').disabled = !canWrite;
         $('wb-redo').disabled = !canWrite;

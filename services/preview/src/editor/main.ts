@@ -16,11 +16,12 @@ import { explainRefusal } from './refusals.ts';
 import type { EditKind } from './refusals.ts';
 import type { ChildrenPolicy, Sel } from './tree.ts';
 import { bindText } from './ytext.ts';
+import { TypingBatch } from './typing-batch.ts';
 
 interface Entry { name: string; group: string; description: string; props: Record<string, unknown>; children: ChildrenPolicy; example: JsonObject }
 interface Ready { token: string; write: boolean; actor: { id: string; kind: string } }
 interface PeerView { clientId: number; id: string; kind: string; name: string; color: string; selection: Sel | null; ghost: unknown }
-interface BuildHooks { setPresence(p: unknown): void; ghost(g: unknown): void; feed(i: unknown): void; notice?(text: string, kind?: string): void; clearNotice?(kind: string): void }
+interface BuildHooks { setPresence(p: unknown): void; ghost(g: unknown): void; feed(i: unknown): void; notice?(text: string, kind?: string): void; clearNotice?(kind: string): void; undo?(mode: 'undo' | 'redo', afterMine: boolean): void }
 
 const $ = (id: string): HTMLElement => {
   const e = document.getElementById(id);
@@ -45,9 +46,14 @@ let overlay: Overlay | null = null;
 /** The last edit sent, so a refusal can say what it undid (a concurrent move, not a mistake). */
 let lastEdit: { kind: EditKind; what: string; at: number } | null = null;
 let paletteQuery = '';
+let batch: TypingBatch | null = null;
+/** What was being typed when the doc was replaced (an epoch change): typed again into the new one. */
+let retype: { key: string; value: string } | null = null;
 
 document.addEventListener('weft:ready', (e) => void start((e as CustomEvent<Ready>).detail));
-document.addEventListener('weft:signed-out', () => { peer?.close(); peer = null; });
+document.addEventListener('weft:signed-out', () => { batch?.flush(); peer?.close(); peer = null; });
+// Typing held for its pause is sent before the page goes away.
+window.addEventListener('pagehide', () => { batch?.flush(); });
 
 async function start(r: Ready): Promise<void> {
   me = r;
@@ -61,6 +67,8 @@ async function start(r: Ready): Promise<void> {
     return;
   }
   const p = peer;
+  batch?.detach();
+  batch = new TypingBatch(p.provider, p.doc);
   overlay ??= new Overlay($('wb-frame') as HTMLIFrameElement, $('wb-overlay'), (s) => select(s, true));
   const follow = (): void => {
     p.doc.on('update', () => schedule());
@@ -70,6 +78,10 @@ async function start(r: Ready): Promise<void> {
   // A new Yjs epoch (server compaction): the peer has a fresh doc; re-follow it and drop the text
   // binding, which belongs to the old doc.
   p.onReload(() => {
+    const f = document.activeElement as HTMLInputElement | null;
+    if (batch?.pending && boundKey && f && typeof f.value === 'string') retype = { key: boundKey, value: f.value };
+    batch?.detach();
+    batch = new TypingBatch(p.provider, p.doc);
     unbind?.();
     unbind = null;
     inspectorSig = '';
@@ -89,6 +101,12 @@ async function start(r: Ready): Promise<void> {
   });
   readPeers();
   render();
+}
+
+/** Ctrl/Cmd+Z in a text field: the edit so far becomes its step, then the app undoes it whole. */
+function fieldUndo(mode: 'undo' | 'redo'): void {
+  const sent = batch?.flush() ?? false;
+  hooks()?.undo?.(mode, sent);
 }
 
 let frame = 0;
@@ -389,7 +407,9 @@ function fieldRow(s: SurfaceSection, cid: string, f: FieldSpec, value: Json | un
       if (ro || !peer || unbind) return;
       errors.delete(path);
       boundKey = k;
-      unbind = bindText(peer.doc, s.id, cid, f.name, i);
+      const again = retype?.key === k ? retype.value : undefined;
+      retype = null;
+      unbind = bindText(peer.doc, s.id, cid, f.name, i, { onEnd: () => batch?.flush(), onUndo: fieldUndo, ...(again === undefined ? {} : { retype: again }) });
       inspectorSig = inspectorSignature(); // binding alone is no reason to rebuild
     };
     i.addEventListener('focus', bind);
