@@ -223,6 +223,54 @@ describe('the Build view from an empty draft', () => {
     expect(both.map((x) => x.actor).sort()).toEqual(['alice', 'bob']);
   });
 
+  it('feed and versions in sentences from the log (also after a reload); a past version highlights its change; orientation', async () => {
+    const id = await v.emptyDraft();
+    const alice = await v.open(id, 'alice', '#wb-empty');
+    await alice.page.click('#wb-empty [data-starter="hero"]');
+    const d0 = await until(id, (x) => x.order.includes('hero'));
+    const [heading] = kids(d0, 'hero');
+    await pick(alice.page, 'hero', heading!);
+    await alice.page.fill('#wb-f-text', 'Hello there');
+    await alice.page.keyboard.press('Tab');
+    const d1 = await until(id, (x) => x.sections['hero']!.components[heading!]!.props!['text'] === 'Hello there');
+    const textVersion = (await v.admin.events(id)).head;
+
+    // Bob, in another browser, adds a Badge: Alice sees it flash; then he deletes what she selected.
+    const bob = await v.open(id, 'bob', `#wb-outline [data-key="hero/${heading}"]`);
+    await pick(bob.page, 'hero', 'root');
+    await bob.page.click('#wb-palette [data-palette="Badge"]');
+    await alice.page.waitForSelector('#wb-overlay .wb-box-flash', { timeout: 5000 });
+    const d2 = await until(id, (x) => Object.values(x.sections['hero']!.components).some((c) => c.component === 'Badge'));
+    const badge = Object.values(d2.sections['hero']!.components).find((c) => c.component === 'Badge')!.id;
+    await pick(alice.page, 'hero', badge);
+    await pick(bob.page, 'hero', badge);
+    await bob.page.click('#wb-delete');
+    await expect.poll(() => alice.page.locator('#wb-notice').innerText(), { timeout: 5000 }).toBe('bob deleted the Badge you were editing.');
+    await until(id, (x) => !x.sections['hero']!.components[badge]);
+
+    // After a reload the feed comes back from the log, in sentences, newest first.
+    await alice.page.reload();
+    await alice.page.waitForSelector('#wb-feed .wb-item');
+    await expect.poll(async () => (await alice.page.locator('#wb-feed .wb-item').allInnerTexts()).join('\n'), { timeout: 5000 }).toMatch(/bob\s+deleted a Badge[\s\S]*bob\s+added a Badge[\s\S]*alice\s+changed the Heading's text[\s\S]*alice\s+added the Hero section \(\d+ components\)/);
+    expect(await alice.page.locator('#wb-feed').innerText()).not.toMatch(/\/sections\//); // no JSON Pointers for applied steps
+    // Versions: who did what.
+    await expect.poll(() => alice.page.locator('#wb-versions').innerText(), { timeout: 5000 }).toContain("changed the Heading's text");
+    // Scrubbing to the text change shows that version with the change highlighted.
+    await alice.page.click(`#wb-versions [data-version="${textVersion}"]`);
+    await alice.page.waitForSelector(`#wb-past [data-component-id="${heading}"].wb-changed`, { timeout: 5000 });
+    expect(await alice.page.locator('#wb-mode').innerText()).toMatch(/past version/i);
+    expect(await alice.page.locator('#wb-status').innerText()).toMatch(/past version/);
+    expect(await alice.page.locator(`#wb-past [data-component-id="${heading}"]`).innerText()).toBe('Hello there');
+    await alice.page.screenshot({ path: 'test-artifacts/build-past-version.png' });
+    await alice.page.click('#wb-back-live');
+    expect(await alice.page.locator('#wb-status').innerText()).toBe('live');
+    // Preview widths.
+    await alice.page.click('.wb-width[data-width="phone"]');
+    expect(await alice.page.locator('#wb-frame').evaluate((f) => Math.round(f.getBoundingClientRect().width))).toBe(390);
+    await alice.page.click('.wb-width[data-width="desktop"]');
+    expect(d1.order).toEqual(['hero']);
+  });
+
   it('a read-only viewer of an empty draft gets no starters, palette or tools', async () => {
     const id = await v.emptyDraft();
     const { page } = await v.open(id, 'viewer', '#wb-empty');

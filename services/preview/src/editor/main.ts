@@ -17,11 +17,13 @@ import type { EditKind } from './refusals.ts';
 import type { ChildrenPolicy, Sel } from './tree.ts';
 import { bindText } from './ytext.ts';
 import { TypingBatch } from './typing-batch.ts';
+import { describeStep, setKindNames } from './sentences.ts';
+import type { StepLike } from './sentences.ts';
 
 interface Entry { name: string; group: string; description: string; props: Record<string, unknown>; children: ChildrenPolicy; example: JsonObject }
 interface Ready { token: string; write: boolean; actor: { id: string; kind: string } }
 interface PeerView { clientId: number; id: string; kind: string; name: string; color: string; selection: Sel | null; ghost: unknown }
-interface BuildHooks { setPresence(p: unknown): void; ghost(g: unknown): void; feed(i: unknown): void; notice?(text: string, kind?: string): void; clearNotice?(kind: string): void; undo?(mode: 'undo' | 'redo', afterMine: boolean): void }
+interface BuildHooks { describe?: (step: StepLike) => string; setPresence(p: unknown): void; ghost(g: unknown): void; feed(i: unknown): void; notice?(text: string, kind?: string): void; clearNotice?(kind: string): void; undo?(mode: 'undo' | 'redo', afterMine: boolean): void }
 
 const $ = (id: string): HTMLElement => {
   const e = document.getElementById(id);
@@ -30,6 +32,7 @@ const $ = (id: string): HTMLElement => {
 };
 const catalog: Record<string, Entry> = JSON.parse($('wb-catalog').textContent || '{}') as Record<string, Entry>;
 const policyOf = (name: string): ChildrenPolicy | undefined => catalog[name]?.children;
+setKindNames(Object.keys(catalog));
 const hooks = (): BuildHooks | undefined => (window as unknown as { weftBuild?: BuildHooks }).weftBuild;
 const notice = (text: string, kind = 'info'): void => hooks()?.notice?.(text, kind);
 
@@ -50,7 +53,11 @@ let batch: TypingBatch | null = null;
 /** What was being typed when the doc was replaced (an epoch change): typed again into the new one. */
 let retype: { key: string; value: string } | null = null;
 
-document.addEventListener('weft:ready', (e) => void start((e as CustomEvent<Ready>).detail));
+document.addEventListener('weft:ready', (e) => { const r = (e as CustomEvent<Ready>).detail; void start(r); void loadHistory(r, null); });
+// The feed speaks in sentences about the draft as this page sees it (build.js asks for them).
+const registerDescribe = (): void => { const hk = hooks(); if (hk) hk.describe = (step) => describeStep(step, peer ? draft : null); };
+registerDescribe();
+document.addEventListener('DOMContentLoaded', registerDescribe);
 document.addEventListener('weft:signed-out', () => { batch?.flush(); peer?.close(); peer = null; });
 // Typing held for its pause is sent before the page goes away.
 window.addEventListener('pagehide', () => { batch?.flush(); });
@@ -109,6 +116,35 @@ function fieldUndo(mode: 'undo' | 'redo'): void {
   hooks()?.undo?.(mode, sent);
 }
 
+interface LoggedStep extends StepLike { createdAt: string; notes: { path: string; message: string }[]; refused: { path: string; message: string }[] }
+
+const HISTORY_PAGE = 30;
+/**
+ * The feed starts with the recent history from the log (everyone's steps, repairs and refusals),
+ * newest first, a page at a time; the live stream adds what comes after.
+ */
+async function loadHistory(r: Ready, before: number | null): Promise<void> {
+  const base = (document.body.getAttribute('data-session-url') || location.origin).replace(/\/$/, '');
+  const api = `${base}/v1/drafts/${encodeURIComponent(document.body.getAttribute('data-draft-id') ?? '')}/events`;
+  const get = async (after: number, limit: number): Promise<{ steps: LoggedStep[]; head: number } | null> => {
+    const res = await fetch(`${api}?after=${after}&limit=${limit}`, { headers: { authorization: `Bearer ${r.token}` }, cache: 'no-store' }).catch(() => null);
+    return res?.ok ? ((await res.json()) as { steps: LoggedStep[]; head: number }) : null;
+  };
+  const end = before ?? (await get(0, 1))?.head ?? 0; // the first page ends at the head
+  const from = Math.max(0, end - HISTORY_PAGE);
+  const page = end > 0 ? await get(from, end - from) : null;
+  if (!page) return;
+  for (const st of [...page.steps].reverse()) {
+    const lines = [...st.notes.map((n) => ({ path: n.path, text: `repaired: ${n.message}` })), ...st.refused.map((x) => ({ path: x.path, text: `refused: ${x.message}` }))];
+    hooks()?.feed({ kind: st.refused.length ? 'refused' : st.notes.length ? 'repair' : 'applied', actor: st.actor, title: describeStep(st, peer ? draft : null), version: st.version, at: st.createdAt, lines, history: true });
+  }
+  document.getElementById('wb-feed-more')?.remove();
+  if (from > 0) {
+    const more = btn('Show earlier activity', 'Load the previous page of the log', () => { more.remove(); void loadHistory(r, from); }, { id: 'wb-feed-more', class: 'wb-quiet wb-feed-more' });
+    document.getElementById('wb-feed')?.after(more);
+  }
+}
+
 let frame = 0;
 function schedule(): void {
   if (frame) return;
@@ -150,10 +186,80 @@ function select(s: Sel | null, fromPreview = false): void {
 const key = (s: Sel): string => `${s.sectionId}/${s.componentId ?? ''}`;
 
 // ---- render ------------------------------------------------------------------------------
+// ---- orientation: what appears flashes and scrolls into view; a deleted selection is explained
+let known: Set<string> | null = null;
+/** Component kinds by key as last seen (a deleted one is named by what it was). */
+const peerKinds = new Map<string, string>(); // every section/component key at the last render
+const flashes: { sel: Sel; until: number }[] = [];
+/** My selection that someone else's edit removed, until the step that did it names who. */
+let lost: { sel: Sel; kind: string; at: number } | null = null;
+const recentRemovals: { actor: string; paths: string[]; at: number }[] = [];
+
+function keysOf(d: Draft): Set<string> {
+  const out = new Set<string>();
+  for (const [sid, s] of Object.entries(d.sections)) {
+    out.add(`${sid}/`);
+    for (const cid of Object.keys(s.components ?? {})) out.add(`${sid}/${cid}`);
+  }
+  return out;
+}
+
+function noticeAppeared(d: Draft): void {
+  const now = keysOf(d);
+  if (known !== null) {
+    const fresh = [...now].filter((k) => !known!.has(k));
+    // A new section flashes as a whole, not component by component.
+    const secs = new Set(fresh.filter((k) => k.endsWith('/')).map((k) => k.slice(0, -1)));
+    const picks = fresh.filter((k) => k.endsWith('/') || !secs.has(k.split('/')[0]!)).map((k): Sel => {
+      const [sid, cid] = k.split('/') as [string, string];
+      return cid ? { sectionId: sid, componentId: cid } : { sectionId: sid };
+    });
+    const until = Date.now() + 1600;
+    for (const p of picks.slice(0, 8)) flashes.push({ sel: p, until });
+    if (picks[0]) overlay?.reveal(picks[0]);
+    if (picks.length) setTimeout(() => schedule(), 1700);
+  }
+  known = now;
+}
+
+function noticeLost(prev: Sel, kind: string): void {
+  const mine = lastEdit && lastEdit.what.startsWith('delete') && Date.now() - lastEdit.at < 3000;
+  if (mine) return;
+  lost = { sel: prev, kind, at: Date.now() };
+  explainLost();
+}
+
+/** "bob deleted the Card you were editing", once the step that removed it is known. */
+function explainLost(): void {
+  if (!lost || Date.now() - lost.at > 10_000) return;
+  const l = lost;
+  const path = l.sel.componentId ? compPath(l.sel.sectionId, l.sel.componentId) : `/sections/${l.sel.sectionId}`;
+  const by = recentRemovals.find((r) => r.paths.some((p) => path === p || path.startsWith(`${p}/`)));
+  if (!by || by.actor === me?.actor.id) return;
+  lost = null;
+  notice(`${by.actor} deleted the ${l.kind} you were editing.`, 'info');
+}
+
+document.addEventListener('weft:step', (e) => {
+  const st = (e as CustomEvent<{ actor: string; ops: Op[] }>).detail;
+  const paths = (st.ops ?? []).filter((o) => o.op === 'remove').map((o) => o.path);
+  if (paths.length === 0) return;
+  recentRemovals.unshift({ actor: st.actor, paths, at: Date.now() });
+  recentRemovals.length = Math.min(recentRemovals.length, 5);
+  explainLost();
+});
+
 function render(): void {
   if (!peer) return;
   draft = peer.draft();
-  if (sel && (!draft.sections[sel.sectionId] || (sel.componentId && !draft.sections[sel.sectionId]?.components[sel.componentId]))) sel = null;
+  if (sel && (!draft.sections[sel.sectionId] || (sel.componentId && !draft.sections[sel.sectionId]?.components[sel.componentId]))) {
+    const prev = sel;
+    sel = null;
+    const kind = prev.componentId ? (peerKinds.get(`${prev.sectionId}/${prev.componentId}`) ?? 'component') : 'section';
+    noticeLost(prev, kind);
+  }
+  noticeAppeared(draft);
+  for (const [sid, s] of Object.entries(draft.sections)) for (const c of Object.values(s.components ?? {})) peerKinds.set(`${sid}/${c.id}`, c.component);
   renderPresence();
   renderOutline();
   renderPalette();
@@ -204,6 +310,9 @@ function renderOverlay(): void {
     const gs = ghostSel(o.ghost);
     if (gs) boxes.push({ sel: gs, label: `${o.name} is writing ${ghostLabel(o.ghost)}`, color: o.color, kind: 'ghost' });
   }
+  const t = Date.now();
+  for (let i = flashes.length - 1; i >= 0; i--) if (flashes[i]!.until <= t) flashes.splice(i, 1);
+  for (const f of flashes) boxes.push({ sel: f.sel, label: 'new', color: '#16a34a', kind: 'flash' });
   overlay?.set(boxes);
 }
 

@@ -3,7 +3,7 @@
 import { h } from './dom.ts';
 import type { Sel } from './tree.ts';
 
-export interface Box { sel: Sel; label: string; color: string; kind: 'me' | 'peer' | 'ghost' }
+export interface Box { sel: Sel; label: string; color: string; kind: 'me' | 'peer' | 'ghost' | 'flash' }
 
 export class Overlay {
   private readonly frame: HTMLIFrameElement;
@@ -11,6 +11,8 @@ export class Overlay {
   private boxes: Box[] = [];
   private raf = 0;
   private hooked: Document | null = null;
+  /** Something just added, to scroll into view once it is in the page (until `until`). */
+  private revealing: { sel: Sel; until: number } | null = null;
 
   constructor(frame: HTMLIFrameElement, layer: HTMLElement, onPick: (s: Sel) => void) {
     this.frame = frame;
@@ -39,6 +41,12 @@ export class Overlay {
     setInterval(() => { hook(); this.schedule(); }, 400);
   }
 
+  /** Scrolls `sel` into view once it shows in the preview (it may take a render to arrive). */
+  reveal(sel: Sel, withinMs = 4000): void {
+    this.revealing = { sel, until: Date.now() + withinMs };
+    this.schedule();
+  }
+
   set(boxes: Box[]): void {
     this.boxes = boxes;
     this.schedule();
@@ -59,6 +67,17 @@ export class Overlay {
 
   private draw(): void {
     const frag = document.createDocumentFragment();
+    const rv = this.revealing;
+    if (rv) {
+      const el = Date.now() < rv.until ? this.find(rv.sel) : null;
+      if (el || Date.now() >= rv.until) this.revealing = null;
+      el?.scrollIntoView({ block: 'nearest' });
+    }
+    // The frame may be narrower than the stage (tablet, phone widths): boxes follow its offset.
+    const fr = this.frame.getBoundingClientRect();
+    const lr = this.layer.getBoundingClientRect();
+    const dx = fr.left - lr.left;
+    const dy = fr.top - lr.top;
     if (!this.frame.hidden) {
       const used = new Map<string, number>();
       for (const b of this.boxes) {
@@ -74,7 +93,7 @@ export class Overlay {
         const height = pending ? 30 : r.height;
         const box = h('div', { class: `wb-box wb-box-${b.kind}`, 'data-box-kind': b.kind, 'data-box-for': key },
           h('span', { class: 'wb-box-label' }, b.label));
-        box.style.cssText = `left:${r.left - 2}px;top:${top - 2}px;width:${r.width + 4}px;height:${height + 4}px;--c:${b.color};--nth:${nth}`;
+        box.style.cssText = `left:${dx + r.left - 2}px;top:${dy + top - 2}px;width:${r.width + 4}px;height:${height + 4}px;--c:${b.color};--nth:${nth}`;
         frag.append(box);
       }
     }
