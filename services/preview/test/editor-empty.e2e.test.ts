@@ -271,6 +271,39 @@ describe('the Build view from an empty draft', () => {
     expect(d1.order).toEqual(['hero']);
   });
 
+  it('hostile and bad input: kept in the field with a clear error, refused values snap back without a stale error, markup stays text', async () => {
+    const id = await v.emptyDraft();
+    const { page } = await v.open(id, 'alice', '#wb-empty');
+    await page.click('#wb-empty [data-starter="hero"]');
+    const d0 = await until(id, (x) => x.order.includes('hero'));
+    const [heading] = kids(d0, 'hero');
+    await pick(page, 'hero', heading!);
+    // Not JSON in the visibility box: the text stays for fixing, the error says why, nothing is sent.
+    const head0 = (await v.admin.events(id)).head;
+    await page.fill('#wb-f-visible', '{"eq": [');
+    await page.keyboard.press('Tab');
+    await page.waitForSelector('[data-prop="visible"] .wb-field-error');
+    expect(await page.locator('[data-prop="visible"] .wb-field-error').innerText()).toMatch(/^Not valid JSON/);
+    expect(await page.inputValue('#wb-f-visible')).toBe('{"eq": [');
+    expect((await v.admin.events(id)).head).toBe(head0);
+    // A level the catalog refuses: the server reverts it, the notice says why, the field is clean.
+    await page.fill('#wb-f-level', '9');
+    await page.keyboard.press('Tab');
+    await expect.poll(() => page.locator('#wb-notice').innerText(), { timeout: 5000 }).toMatch(/^Refused: /);
+    await expect.poll(() => page.inputValue('#wb-f-level'), { timeout: 3000 }).toBe('1');
+    expect(await page.locator('[data-prop="level"] .wb-field-error').count()).toBe(0);
+    expect((await v.serverDraft(id)).sections['hero']!.components[heading!]!.props!['level']).toBe(1);
+    // Markup typed into a text prop is text in the preview, never an element.
+    const evil = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
+    await page.fill('#wb-f-text', evil);
+    await page.keyboard.press('Tab');
+    await until(id, (x) => x.sections['hero']!.components[heading!]!.props!['text'] === evil);
+    const frame = page.frameLocator('#wb-frame');
+    await expect.poll(() => frame.locator(`[data-component-id="${heading}"]`).first().innerText(), { timeout: 5000 }).toBe(evil);
+    expect(await frame.locator(`[data-component-id="${heading}"] img, [data-component-id="${heading}"] script`).count()).toBe(0);
+    expect(await page.evaluate(() => (document.getElementById('wb-frame') as HTMLIFrameElement).contentWindow?.['__pwned' as never])).toBeUndefined();
+  });
+
   it('a read-only viewer of an empty draft gets no starters, palette or tools', async () => {
     const id = await v.emptyDraft();
     const { page } = await v.open(id, 'viewer', '#wb-empty');

@@ -40,7 +40,8 @@ let peer: WeftPeer | null = null;
 let me: Ready | null = null;
 let draft: Draft = { id: '', title: '', order: [], sections: {} };
 let sel: Sel | null = null;
-let errors = new Map<string, string>(); // refusal path prefix → message, shown next to fields
+/** Input the page could not read (bad JSON, not a number): path → why, and the text as typed (kept in the field to fix). */
+const errors = new Map<string, { message: string; typed: string }>();
 let others: PeerView[] = [];
 let unbind: (() => void) | null = null;
 let boundKey = '';
@@ -100,7 +101,8 @@ async function start(r: Ready): Promise<void> {
     const why = explainRefusal(m.refused, lastEdit && Date.now() - lastEdit.at < 15_000 ? lastEdit : null);
     const lines = m.refused.map((x) => ({ path: x.path, text: x.message }));
     if (why.conflict) lines.unshift({ path: '', text: why.text });
-    else for (const x of m.refused) errors.set(x.path, x.message);
+    // The refused value has snapped back: the notice and the feed say why, the field is valid again.
+    for (const x of m.refused) errors.delete(x.path);
     hooks()?.feed({ kind: 'refused', actor: 'you', title: why.conflict ? 'your edit crossed someone else\'s and was undone' : 'your edit was refused and undone', lines, mine: true });
     notice(why.text, 'bad');
     inspectorSig = '';
@@ -436,9 +438,11 @@ function inspectorSignature(): string {
 }
 
 function fieldError(path: string): string | null {
-  for (const [p, m] of errors) if (p === path || p.startsWith(`${path}/`)) return m;
+  for (const [p, e] of errors) if (p === path || p.startsWith(`${path}/`)) return e.message;
   return null;
 }
+/** The field's text: what was typed when it could not be read, else `fallback`. */
+const shownText = (path: string, fallback: string): string => errors.get(path)?.typed ?? fallback;
 
 function componentPanel(s: SurfaceSection, cid: string, keepBound: string): Node[] {
   const c = s.components[cid]!;
@@ -499,7 +503,7 @@ function fieldRow(s: SurfaceSection, cid: string, f: FieldSpec, value: Json | un
   let control: HTMLElement;
   const commit = (raw: string | boolean): void => {
     const p = parseInput(f, raw);
-    if (!p.ok) { errors.set(path, p.message); inspectorSig = ''; schedule(); return; }
+    if (!p.ok) { errors.set(path, { message: p.message, typed: String(raw) }); inspectorSig = ''; schedule(); return; }
     errors.delete(path);
     set(p.value, path, value !== undefined, f.name);
   };
@@ -536,17 +540,17 @@ function fieldRow(s: SurfaceSection, cid: string, f: FieldSpec, value: Json | un
     control = h('label', { class: 'wb-check' }, i, h('span', {}, value === undefined ? 'off (default)' : value ? 'on' : 'off'));
   } else if (f.kind === 'number' || f.kind === 'integer') {
     const i = h('input', { ...common, type: 'number', step: f.kind === 'integer' ? '1' : 'any', min: f.min !== undefined ? String(f.min) : undefined, max: f.max !== undefined ? String(f.max) : undefined, placeholder: f.dflt !== undefined ? String(f.dflt) : '' });
-    i.value = typeof value === 'number' ? String(value) : '';
+    i.value = shownText(path, typeof value === 'number' ? String(value) : '');
     i.addEventListener('change', () => commit(i.value));
     control = i;
   } else if (f.kind === 'url') {
     const i = h('input', { ...common, type: 'text', spellcheck: 'false', placeholder: 'https://… or /path' });
-    i.value = typeof value === 'string' ? value : '';
+    i.value = shownText(path, typeof value === 'string' ? value : '');
     i.addEventListener('change', () => commit(i.value));
     control = i;
   } else {
     const t = h('textarea', { ...common, rows: '3', class: 'wb-mono', spellcheck: 'false', placeholder: f.kind === 'action' ? '{"action":"navigate","href":"/signup"}' : 'JSON' });
-    t.value = value === undefined ? '' : JSON.stringify(value, null, 1);
+    t.value = shownText(path, value === undefined ? '' : JSON.stringify(value, null, 1));
     t.addEventListener('change', () => commit(t.value));
     control = t;
   }
@@ -564,10 +568,10 @@ function set(v: Json | undefined, path: string, exists: boolean, what: string): 
 function jsonRow(name: string, text: string, value: Json | null, path: string, ro: boolean, placeholder: string, exists: boolean): HTMLElement {
   const err = fieldError(path);
   const t = h('textarea', { id: `wb-f-${name}`, 'data-field': name, rows: '2', class: 'wb-mono', spellcheck: 'false', placeholder, disabled: ro, 'aria-invalid': err ? 'true' : undefined });
-  t.value = value === null ? '' : JSON.stringify(value);
+  t.value = shownText(path, value === null ? '' : JSON.stringify(value));
   t.addEventListener('change', () => {
     if (t.value.trim() === '') { errors.delete(path); set(undefined, path, exists, name); return; }
-    try { const v = JSON.parse(t.value) as Json; errors.delete(path); set(v, path, exists, name); } catch (e) { errors.set(path, `Not valid JSON: ${(e as Error).message}`); inspectorSig = ''; schedule(); }
+    try { const v = JSON.parse(t.value) as Json; errors.delete(path); set(v, path, exists, name); } catch (e) { errors.set(path, { message: `Not valid JSON: ${(e as Error).message}`, typed: t.value }); inspectorSig = ''; schedule(); }
   });
   return h('div', { class: 'wb-field', 'data-prop': name }, h('div', { class: 'wb-field-head' }, label(text, name)), t,
     err ? h('p', { class: 'wb-field-error', role: 'alert' }, err) : null);
