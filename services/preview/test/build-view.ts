@@ -25,7 +25,7 @@ export interface BuildView {
   t: TestSession;
   url: string;
   admin: WeftHttpClient;
-  tokens: Record<Who, string>;
+  tokens: Record<Who | 'agent', string>;
   /** Console lines the current test expects (Chromium logs every 4xx fetch). */
   allowed: RegExp[];
   emptyDraft(title?: string): Promise<string>;
@@ -45,9 +45,10 @@ export async function startBuildView(): Promise<BuildView> {
   const a = server.address();
   const url = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
   const admin = t.admin;
-  const tokens: Record<Who, string> = { alice: '', bob: '', viewer: '' };
+  const tokens: Record<Who | 'agent', string> = { alice: '', bob: '', viewer: '', agent: '' };
   for (const who of ['alice', 'bob'] as const) tokens[who] = (await admin.mintToken({ actor: { id: who, kind: 'human' }, scopes: { '*': ['read', 'write'] } })).token;
   tokens.viewer = (await admin.mintToken({ actor: { id: 'viewer', kind: 'human' }, scopes: { '*': ['read'] } })).token;
+  tokens.agent = (await admin.mintToken({ actor: { id: 'builder-bot', kind: 'agent' }, scopes: { '*': ['read', 'write'] } })).token;
   const browser: Browser = await chromium.launch(CHROMIUM_LAUNCH);
   const opened: Opened[] = [];
   let n = 0;
