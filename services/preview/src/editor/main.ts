@@ -17,12 +17,14 @@ import type { EditKind } from './refusals.ts';
 import type { ChildrenPolicy, Sel } from './tree.ts';
 import { bindText } from './ytext.ts';
 import { TypingBatch } from './typing-batch.ts';
+import { TypingEcho, readTyping } from './typing-echo.ts';
+import type { Typing } from './typing-echo.ts';
 import { describeStep, setKindNames } from './sentences.ts';
 import type { StepLike } from './sentences.ts';
 
 interface Entry { name: string; group: string; description: string; props: Record<string, unknown>; children: ChildrenPolicy; example: JsonObject }
 interface Ready { token: string; write: boolean; actor: { id: string; kind: string } }
-interface PeerView { clientId: number; id: string; kind: string; name: string; color: string; selection: Sel | null; ghost: unknown }
+interface PeerView { clientId: number; id: string; kind: string; name: string; color: string; selection: Sel | null; ghost: unknown; typing: Typing | null }
 interface BuildHooks { describe?: (step: StepLike) => string; setPresence(p: unknown): void; ghost(g: unknown): void; feed(i: unknown): void; notice?(text: string, kind?: string): void; clearNotice?(kind: string): void; undo?(mode: 'undo' | 'redo', afterMine: boolean): void }
 
 const $ = (id: string): HTMLElement => {
@@ -51,6 +53,9 @@ let overlay: Overlay | null = null;
 let lastEdit: { kind: EditKind; what: string; at: number } | null = null;
 let paletteQuery = '';
 let batch: TypingBatch | null = null;
+/** What this person is typing and has not sent yet (their presence shows it to the others). */
+let typing: Typing | null = null;
+let echo: TypingEcho | null = null;
 /** What was being typed when the doc was replaced (an epoch change): typed again into the new one. */
 let retype: { key: string; value: string } | null = null;
 
@@ -76,7 +81,7 @@ async function start(r: Ready): Promise<void> {
   }
   const p = peer;
   batch?.detach();
-  batch = new TypingBatch(p.provider, p.doc);
+  batch = new TypingBatch(p.provider, p.doc, typingSent);
   overlay ??= new Overlay($('wb-frame') as HTMLIFrameElement, $('wb-overlay'), (s) => select(s, true));
   const follow = (): void => {
     p.doc.on('update', () => schedule());
@@ -89,7 +94,7 @@ async function start(r: Ready): Promise<void> {
     const f = document.activeElement as HTMLInputElement | null;
     if (batch?.pending && boundKey && f && typeof f.value === 'string') retype = { key: boundKey, value: f.value };
     batch?.detach();
-    batch = new TypingBatch(p.provider, p.doc);
+    batch = new TypingBatch(p.provider, p.doc, typingSent);
     unbind?.();
     unbind = null;
     inspectorSig = '';
@@ -110,6 +115,17 @@ async function start(r: Ready): Promise<void> {
   });
   readPeers();
   render();
+}
+
+function sendPresence(): void {
+  peer?.setPresence({ name: me?.actor.id ?? '', color: colorOf(me?.actor.id ?? ''), selection: sel, typing });
+}
+
+/** The typing batch was sent (pause, blur, another edit): the real step now speaks for it. */
+function typingSent(): void {
+  if (typing === null) return;
+  typing = null;
+  sendPresence();
 }
 
 /** Ctrl/Cmd+Z in a text field: the edit so far becomes its step, then the app undoes it whole. */
@@ -174,13 +190,13 @@ function readPeers(): void {
     const agent = pr['agent'] === true;
     const id = `${s.user?.id ?? 'someone'}${agent ? '·agent' : ''}`;
     const selection = pr['selection'] && typeof (pr['selection'] as Sel).sectionId === 'string' ? (pr['selection'] as Sel) : null;
-    return { clientId: s.clientId, id, kind: agent ? 'agent' : (s.user?.kind ?? 'human'), name: typeof pr['name'] === 'string' ? (pr['name'] as string).slice(0, 40) : id, color: colorOf(id), selection, ghost: pr['ghost'] ?? null };
+    return { clientId: s.clientId, id, kind: agent ? 'agent' : (s.user?.kind ?? 'human'), name: typeof pr['name'] === 'string' ? (pr['name'] as string).slice(0, 40) : id, color: colorOf(id), selection, ghost: pr['ghost'] ?? null, typing: readTyping(pr['typing']) };
   });
 }
 
 function select(s: Sel | null, fromPreview = false): void {
   sel = s;
-  peer?.setPresence({ name: me?.actor.id ?? '', color: colorOf(me?.actor.id ?? ''), selection: s });
+  sendPresence();
   inspectorSig = '';
   render();
   if (fromPreview && s) document.querySelector<HTMLElement>(`#wb-outline [data-key="${CSS.escape(key(s))}"]`)?.focus({ preventScroll: false });
@@ -316,6 +332,12 @@ function renderOverlay(): void {
   for (let i = flashes.length - 1; i >= 0; i--) if (flashes[i]!.until <= t) flashes.splice(i, 1);
   for (const f of flashes) boxes.push({ sel: f.sel, label: 'new', color: '#16a34a', kind: 'flash' });
   overlay?.set(boxes);
+  echo ??= new TypingEcho($('wb-frame') as HTMLIFrameElement, (t) => {
+    const v = draft.sections[t.sectionId]?.components[t.componentId]?.props?.[t.prop];
+    return typeof v === 'string' ? v : null;
+  });
+  echo.update(others.flatMap((o) => (o.typing ? [o.typing] : [])));
+  if (echo.pending) setTimeout(() => schedule(), 500);
 }
 
 function btn(label: string, title: string, on: () => void, attrs: Record<string, string | boolean | undefined> = {}): HTMLButtonElement {
@@ -522,7 +544,8 @@ function fieldRow(s: SurfaceSection, cid: string, f: FieldSpec, value: Json | un
       boundKey = k;
       const again = retype?.key === k ? retype.value : undefined;
       retype = null;
-      unbind = bindText(peer.doc, s.id, cid, f.name, i, { onEnd: () => batch?.flush(), onUndo: fieldUndo, ...(again === undefined ? {} : { retype: again }) });
+      const onType = (value: string): void => { typing = { sectionId: s.id, componentId: cid, prop: f.name, value: value.slice(0, 2000) }; sendPresence(); };
+      unbind = bindText(peer.doc, s.id, cid, f.name, i, { onEnd: () => batch?.flush(), onUndo: fieldUndo, onType, ...(again === undefined ? {} : { retype: again }) });
       inspectorSig = inspectorSignature(); // binding alone is no reason to rebuild
     };
     i.addEventListener('focus', bind);

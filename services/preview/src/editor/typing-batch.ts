@@ -21,6 +21,7 @@ export class TypingBatch {
   private readonly provider: Wired;
   private readonly doc: Y.Doc;
   private readonly pauseMs: number;
+  private readonly onSent: () => void;
   private readonly onUpdate = (u: Uint8Array, origin: unknown): void => {
     if (origin === this.provider) return; // from the server
     if (isTyping(origin)) {
@@ -33,9 +34,11 @@ export class TypingBatch {
     this.provider.boundDocumentUpdateHandler(u, origin);
   };
 
-  constructor(provider: HocuspocusProvider, doc: Y.Doc, pauseMs = 800) {
+  /** `onSent`: called after held typing was sent. */
+  constructor(provider: HocuspocusProvider, doc: Y.Doc, onSent: () => void = () => {}, pauseMs = 800) {
     this.provider = provider as Wired;
     this.doc = doc;
+    this.onSent = onSent;
     this.pauseMs = pauseMs;
     doc.off('update', this.provider.boundDocumentUpdateHandler);
     doc.on('update', this.onUpdate);
@@ -52,6 +55,7 @@ export class TypingBatch {
     const u = this.held.length === 1 ? this.held[0]! : Y.mergeUpdates(this.held);
     this.held = [];
     this.provider.boundDocumentUpdateHandler(u, null);
+    this.onSent();
     return true;
   }
 

@@ -62,6 +62,8 @@ export interface BindOptions {
   onUndo?: (mode: 'undo' | 'redo') => void;
   /** Text the person had typed that the doc lacks (it was replaced meanwhile): typed again. */
   retype?: string;
+  /** After each keystroke, with the field's text (shown to the others before it is sent). */
+  onType?: (value: string) => void;
 }
 
 export function bindText(doc: Y.Doc, sid: string, cid: string, name: string, input: HTMLInputElement | HTMLTextAreaElement, o: BindOptions = {}): () => void {
@@ -125,6 +127,7 @@ export function bindText(doc: Y.Doc, sid: string, cid: string, name: string, inp
       if (ed.insert !== '') t.insert(ed.index, ed.insert);
     }, input);
     shown = typed;
+    o.onType?.(typed);
   };
   const onBlur = (): void => o.onEnd?.();
   const onKey = (ev: Event): void => {
