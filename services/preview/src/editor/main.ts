@@ -278,11 +278,24 @@ function render(): void {
   }
   noticeAppeared(draft);
   for (const [sid, s] of Object.entries(draft.sections)) for (const c of Object.values(s.components ?? {})) peerKinds.set(`${sid}/${c.id}`, c.component);
+  const t0 = performance.now();
   renderPresence();
   renderOutline();
+  const t1 = performance.now();
   renderPalette();
   renderInspector();
+  const t2 = performance.now();
   renderOverlay();
+  timed(t0, t1, t2);
+}
+
+// User Timing entries for the bench (services/preview/bench/build-view.bench.ts), kept bounded.
+let measured = 0;
+function timed(t0: number, t1: number, t2: number): void {
+  performance.measure('weft:outline', { start: t0, end: t1 });
+  performance.measure('weft:inspector', { start: t1, end: t2 });
+  performance.measure('weft:render', { start: t0 });
+  if (++measured % 500 === 0) for (const m of ['weft:outline', 'weft:inspector', 'weft:render']) performance.clearMeasures(m);
 }
 
 function renderPresence(): void {
