@@ -60,6 +60,8 @@
     while (feed.children.length > 300) feed.removeChild(feed.lastChild);
   }
 
+  function isOrderBookkeeping(n) { return n.rule === 'rewrote_path' && /^\/order\/(-|\d+)$/.test(n.path || ''); }
+
   function onEvent(ev) {
     var meta = (ev.metadata && ev.metadata.weft) || {};
     var v = meta.version;
@@ -77,6 +79,10 @@
       case 'RUN_FINISHED': addFeed({ kind: 'turn', actor: meta.actor, title: 'turn finished', version: v, at: ev.timestamp }); loadVersions(); break;
       case 'RUN_ERROR': addFeed({ kind: 'refused', title: 'turn failed: ' + ev.message, at: ev.timestamp }); break;
       case 'CUSTOM':
+        // The server keeping order in step with an added or removed section is what the editor
+        // relies on, not a repair of anyone's mistake: not worth a feed entry.
+        if (ev.name === 'weft.repairs') ev.value = ev.value.filter(function (n) { return !isOrderBookkeeping(n); });
+        if (ev.name === 'weft.repairs' && ev.value.length === 0) break;
         if (ev.name === 'weft.repairs') addFeed({ kind: 'repair', actor: meta.actor, title: 'repaired ' + ev.value.length + ' thing' + (ev.value.length === 1 ? '' : 's') + ' in it', version: v, at: ev.timestamp, lines: ev.value.map(function (n) { return { path: n.path, text: n.message }; }) });
         else if (ev.name === 'weft.refused') addFeed({ kind: 'refused', actor: meta.actor, title: 'refused ' + ev.value.length + ' op' + (ev.value.length === 1 ? '' : 's'), version: v, at: ev.timestamp, lines: ev.value.map(function (r) { return { path: r.path, text: r.message }; }) });
         else if (ev.name === 'weft.presence') hooks.setPresence(ev.value);

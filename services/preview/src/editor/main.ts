@@ -134,7 +134,7 @@ function fieldUndo(mode: 'undo' | 'redo'): void {
   hooks()?.undo?.(mode, sent);
 }
 
-interface LoggedStep extends StepLike { createdAt: string; notes: { path: string; message: string }[]; refused: { path: string; message: string }[] }
+interface LoggedStep extends StepLike { createdAt: string; notes: { rule: string; path: string; message: string }[]; refused: { path: string; message: string }[] }
 
 const HISTORY_PAGE = 30;
 /**
@@ -153,6 +153,8 @@ async function loadHistory(r: Ready, before: number | null): Promise<void> {
   const page = end > 0 ? await get(from, end - from) : null;
   if (!page) return;
   for (const st of [...page.steps].reverse()) {
+    // Order kept in step with an added or removed section is bookkeeping, not a repair (build.js).
+    st.notes = st.notes.filter((n) => !(n.rule === 'rewrote_path' && /^\/order\/(-|\d+)$/.test(n.path)));
     const lines = [...st.notes.map((n) => ({ path: n.path, text: `repaired: ${n.message}` })), ...st.refused.map((x) => ({ path: x.path, text: `refused: ${x.message}` }))];
     hooks()?.feed({ kind: st.refused.length ? 'refused' : st.notes.length ? 'repair' : 'applied', actor: st.actor, title: describeStep(st, peer ? draft : null), version: st.version, at: st.createdAt, lines, history: true });
   }
