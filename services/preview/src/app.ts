@@ -213,7 +213,9 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
       // Latest wins: a fragment newer than the asked version is what the viewer wants anyway.
       const html = SECTION_ID.test(sid) ? live.fragment(sid) : null;
       const headers = { 'cache-control': 'no-store', 'x-weft-version': String(live.version) };
-      if (html === null) return send(res, 404, 'text/plain; charset=utf-8', 'no such section', headers);
+      // A section the draft no longer has (removed while this fetch was on its way): 204, which
+      // live.js reads as "drop it" — a race, not an error worth a console line in every viewer.
+      if (html === null) return send(res, SECTION_ID.test(sid) ? 204 : 404, 'text/plain; charset=utf-8', '', headers);
       send(res, 200, 'text/html; charset=utf-8', html, headers);
     } },
     { method: 'GET', re: /^\/preview\/([^/]+)\/render$/, fn: async (req, res, m, url) => {

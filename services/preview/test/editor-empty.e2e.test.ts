@@ -304,6 +304,31 @@ describe('the Build view from an empty draft', () => {
     expect(await page.evaluate(() => (document.getElementById('wb-frame') as HTMLIFrameElement).contentWindow?.['__pwned' as never])).toBeUndefined();
   });
 
+  it('drag and drop: palette onto an outline row and onto the preview; an outline row onto another', async () => {
+    const id = await v.emptyDraft();
+    const { page } = await v.open(id, 'alice', '#wb-empty');
+    await page.click('#wb-empty [data-starter="hero"]');
+    const d0 = await until(id, (x) => x.order.includes('hero'));
+    const [h, t, row] = kids(d0, 'hero');
+    await page.waitForSelector(`#wb-outline [data-key="hero/${t}"]`);
+    // Palette → onto the Text row: a Text takes no children, so the Badge goes right after it.
+    await page.locator('#wb-palette [data-palette="Badge"]').dragTo(page.locator(`#wb-outline [data-key="hero/${t}"]`));
+    let d = await until(id, (x) => kids(x, 'hero').length === 4);
+    const badge = kids(d, 'hero')[2]!;
+    expect(d.sections['hero']!.components[badge]!.component).toBe('Badge');
+    expect(kids(d, 'hero')).toEqual([h, t, badge, row]);
+    // An outline row onto another: the heading goes after the row.
+    await page.locator(`#wb-outline [data-key="hero/${h}"]`).dragTo(page.locator(`#wb-outline [data-key="hero/${row}"]`));
+    d = await until(id, (x) => kids(x, 'hero').at(-1) === h);
+    expect(kids(d, 'hero')).toEqual([t, badge, row, h]);
+    // Palette → onto the Row in the preview: a Row takes children, so the Quote goes inside it.
+    const rowEl = page.frameLocator('#wb-frame').locator(`[data-component-id="${row}"]`).first();
+    await rowEl.waitFor();
+    await page.locator('#wb-palette [data-palette="Quote"]').dragTo(rowEl);
+    d = await until(id, (x) => kids(x, 'hero', row).some((k) => x.sections['hero']!.components[k]!.component === 'Quote'));
+    expect(kids(d, 'hero', row)).toHaveLength(3);
+  });
+
   it('a read-only viewer of an empty draft gets no starters, palette or tools', async () => {
     const id = await v.emptyDraft();
     const { page } = await v.open(id, 'viewer', '#wb-empty');

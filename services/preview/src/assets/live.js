@@ -101,7 +101,7 @@
 
   function fetchSection(id, v) {
     return fetch(base + '/sections/' + encodeURIComponent(id) + q('&version=' + v), { credentials: 'same-origin', cache: 'no-store' })
-      .then(function (r) { return r.status === 404 ? null : r.ok ? r.text() : Promise.reject(new Error('HTTP ' + r.status)); });
+      .then(function (r) { return r.status === 204 || r.status === 404 ? null : r.ok ? r.text() : Promise.reject(new Error('HTTP ' + r.status)); });
   }
 
   function flush() {

@@ -10,7 +10,7 @@ import { fieldsOf, isBindingValue, parseInput } from './fields.ts';
 import type { FieldSpec } from './fields.ts';
 import { Overlay } from './overlay.ts';
 import type { Box } from './overlay.ts';
-import { addOps, addSectionOps, compPath, duplicateOps, duplicateSectionOps, moveSectionOps, moveTargets, parents, removeOps, removeSectionOps, reorderOps, reparentOps, walk } from './tree.ts';
+import { addOps, addSectionOps, compPath, dropMoveOps, duplicateOps, duplicateSectionOps, moveSectionOps, moveTargets, parents, removeOps, removeSectionOps, reorderOps, reparentOps, walk } from './tree.ts';
 import { STARTERS, paletteBlueprint, starterSectionOps } from './blueprints.ts';
 import { explainRefusal } from './refusals.ts';
 import type { EditKind } from './refusals.ts';
@@ -82,7 +82,7 @@ async function start(r: Ready): Promise<void> {
   const p = peer;
   batch?.detach();
   batch = new TypingBatch(p.provider, p.doc, typingSent);
-  overlay ??= new Overlay($('wb-frame') as HTMLIFrameElement, $('wb-overlay'), (s) => select(s, true));
+  overlay ??= new Overlay($('wb-frame') as HTMLIFrameElement, $('wb-overlay'), (s) => select(s, true), { accepts: isOurDrag, onDrop: dropOn });
   const follow = (): void => {
     p.doc.on('update', () => schedule());
     p.provider.awareness?.on('change', () => { readPeers(); schedule(); });
@@ -351,7 +351,8 @@ function renderOverlay(): void {
     const v = draft.sections[t.sectionId]?.components[t.componentId]?.props?.[t.prop];
     return typeof v === 'string' ? v : null;
   });
-  echo.update(others.flatMap((o) => (o.typing ? [o.typing] : [])));
+  // Your own typing too: your preview shows each keystroke before the edit is sent.
+  echo.update([...(typing ? [typing] : []), ...others.flatMap((o) => (o.typing ? [o.typing] : []))]);
   if (echo.pending) setTimeout(() => schedule(), 500);
 }
 
@@ -404,7 +405,38 @@ function renderOutline(): void {
 function rowButton(s: Sel, label: string, kind: string): HTMLButtonElement {
   const b = btn(label, `Select ${s.componentId ? `${kind} ${s.componentId}` : `section ${s.sectionId}`}`, () => select(s), { class: 'wb-pick', 'data-key': key(s), 'aria-selected': sel !== null && key(sel) === key(s) ? 'true' : 'false' });
   b.addEventListener('keydown', (e) => onTreeKey(e, s));
+  if (me?.write) {
+    // Drag a component row onto another row (after it) or the palette onto a row (into or after it).
+    if (s.componentId && s.componentId !== 'root') {
+      b.draggable = true;
+      b.addEventListener('dragstart', (e) => { e.dataTransfer?.setData(DRAG_MOVE, key(s)); if (e.dataTransfer) e.dataTransfer.effectAllowed = 'move'; });
+    }
+    b.addEventListener('dragover', (e) => { if (e.dataTransfer && isOurDrag(e.dataTransfer)) { e.preventDefault(); b.classList.add('wb-drop'); } });
+    b.addEventListener('dragleave', () => b.classList.remove('wb-drop'));
+    b.addEventListener('drop', (e) => { b.classList.remove('wb-drop'); if (!e.dataTransfer || !isOurDrag(e.dataTransfer)) return; e.preventDefault(); dropOn(s, e.dataTransfer); });
+  }
   return b;
+}
+
+// ---- drag and drop: palette → outline or preview; outline row → outline or preview ---------
+const DRAG_PALETTE = 'application/x-weft-palette';
+const DRAG_MOVE = 'application/x-weft-move';
+const isOurDrag = (dt: DataTransfer): boolean => me?.write === true && (dt.types.includes(DRAG_PALETTE) || dt.types.includes(DRAG_MOVE));
+
+function dropOn(at: Sel, dt: DataTransfer): void {
+  const s = draft.sections[at.sectionId];
+  if (!s) return;
+  const name = dt.getData(DRAG_PALETTE);
+  if (name && Object.hasOwn(catalog, name)) {
+    const e = catalog[name]!;
+    const a = addOps(s, at.componentId ?? 'root', paletteBlueprint(e.name, e.example), policyOf);
+    edit(a.ops, `add a ${e.name}`);
+    select({ sectionId: s.id, componentId: a.id });
+    return;
+  }
+  const [sid, cid] = dt.getData(DRAG_MOVE).split('/');
+  if (!cid || sid !== s.id) return; // a component moves within its section
+  edit(dropMoveOps(s, cid, at.componentId ?? 'root'), 'move', 'move');
 }
 
 /** Arrow keys walk the outline; Alt+arrows reorder; Delete removes (keyboard-only use). */
@@ -648,7 +680,8 @@ function renderPalette(): void {
   for (const [g, title] of GROUPS) {
     const es = Object.values(catalog).filter((e) => e.group === g);
     if (es.length === 0) continue;
-    const grid = h('div', { class: 'wb-pal-grid' }, ...es.map((e) => btn(e.name, `Add a ${e.name}: ${e.description}`, () => addFromPalette(e.name), { class: 'wb-pal-item', 'data-palette': e.name, 'data-search': `${e.name} ${e.description}`.toLowerCase() })));
+    const grid = h('div', { class: 'wb-pal-grid' }, ...es.map((e) => btn(e.name, `Add a ${e.name}: ${e.description}`, () => addFromPalette(e.name), { class: 'wb-pal-item', 'data-palette': e.name, 'data-search': `${e.name} ${e.description}`.toLowerCase(), draggable: 'true' })));
+    for (const b of grid.querySelectorAll<HTMLElement>('.wb-pal-item')) b.addEventListener('dragstart', (ev) => { ev.dataTransfer?.setData(DRAG_PALETTE, b.getAttribute('data-palette') ?? ''); if (ev.dataTransfer) ev.dataTransfer.effectAllowed = 'copy'; });
     groups.push(h('div', { class: 'wb-pal-group', 'data-group': g }, h('h3', {}, title), grid));
   }
   const none = h('p', { class: 'wb-muted', id: 'wb-palette-none', hidden: true }, 'No component matches.');

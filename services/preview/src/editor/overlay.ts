@@ -14,23 +14,40 @@ export class Overlay {
   /** Something just added, to scroll into view once it is in the page (until `until`). */
   private revealing: { sel: Sel; until: number } | null = null;
 
-  constructor(frame: HTMLIFrameElement, layer: HTMLElement, onPick: (s: Sel) => void) {
+  /**
+   * `onDrop`: something from the palette or the outline was dropped on the preview, over `sel`
+   * (the component under the pointer); `accepts` says whether a drag is one of ours.
+   */
+  constructor(frame: HTMLIFrameElement, layer: HTMLElement, onPick: (s: Sel) => void, drop?: { accepts: (dt: DataTransfer) => boolean; onDrop: (s: Sel, dt: DataTransfer) => void }) {
     this.frame = frame;
     this.layer = layer;
+    const selAt = (t: Element | null): Sel | null => {
+      const comp = t?.closest?.('[data-component-id]');
+      const sec = t?.closest?.('[data-section-id]');
+      if (!sec) return null;
+      const sid = sec.getAttribute('data-section-id') ?? '';
+      const cid = comp && sec.contains(comp) ? comp.getAttribute('data-component-id') : null;
+      return cid ? { sectionId: sid, componentId: cid } : { sectionId: sid };
+    };
     const hook = (): void => {
       const d = frame.contentDocument;
       if (!d || d === this.hooked || !d.querySelector('main.weft-page')) return;
       this.hooked = d;
       d.addEventListener('click', (e) => {
-        const t = e.target as Element | null;
-        const comp = t?.closest?.('[data-component-id]');
-        const sec = t?.closest?.('[data-section-id]');
-        if (!sec) return;
+        const s = selAt(e.target as Element | null);
+        if (!s) return;
         e.preventDefault(); // links and buttons in the preview do not navigate while building
-        const sid = sec.getAttribute('data-section-id') ?? '';
-        const cid = comp && sec.contains(comp) ? comp.getAttribute('data-component-id') : null;
-        onPick(cid ? { sectionId: sid, componentId: cid } : { sectionId: sid });
+        onPick(s);
       }, true);
+      if (drop) {
+        d.addEventListener('dragover', (e) => { if (e.dataTransfer && drop.accepts(e.dataTransfer) && selAt(e.target as Element | null)) e.preventDefault(); });
+        d.addEventListener('drop', (e) => {
+          const s = selAt(e.target as Element | null);
+          if (!s || !e.dataTransfer || !drop.accepts(e.dataTransfer)) return;
+          e.preventDefault();
+          drop.onDrop(s, e.dataTransfer);
+        });
+      }
       d.addEventListener('scroll', () => this.schedule(), { passive: true });
       frame.contentWindow?.addEventListener('weft:updated', () => this.schedule());
       frame.contentWindow?.addEventListener('resize', () => this.schedule());

@@ -172,3 +172,30 @@ export function moveSectionOps(d: Draft, id: string, dir: -1 | 1): Op[] {
   if (i < 0 || j < 0 || j >= d.order.length) return [];
   return [{ op: 'move', from: `/order/${i}`, path: `/order/${j}` }];
 }
+
+/**
+ * Ops that put `id` right after `target` in target's parent (onto root: first in root) — what a
+ * drop on an outline row means. One `move` within the same parent; else out of one, into the
+ * other. Nothing when it would not change anything or would put a component inside itself.
+ */
+export function dropMoveOps(s: SurfaceSection, id: string, target: string): Op[] {
+  if (id === 'root' || id === target || subtree(s, id).includes(target)) return [];
+  const ps = parents(s);
+  const from = ps.get(id);
+  if (!from) return [];
+  const to = target === 'root' ? 'root' : ps.get(target);
+  if (!to) return [];
+  const fromKids = s.components[from]?.children ?? [];
+  const toKids = s.components[to]?.children ?? [];
+  const i = fromKids.indexOf(id);
+  let j = target === 'root' ? 0 : toKids.indexOf(target) + 1;
+  if (from === to) {
+    if (j > i) j -= 1; // the list is one shorter once it is taken out
+    if (i === j) return [];
+    return [{ op: 'move', from: `${compPath(s.id, from)}/children/${i}`, path: `${compPath(s.id, to)}/children/${j}` }];
+  }
+  return [
+    { op: 'remove', path: `${compPath(s.id, from)}/children/${i}` },
+    { op: 'add', path: `${compPath(s.id, to)}/children/${j}`, value: id },
+  ];
+}
