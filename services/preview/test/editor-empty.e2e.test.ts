@@ -237,6 +237,14 @@ describe('the Build view from an empty draft', () => {
 
     // Bob, in another browser, adds a Badge: Alice sees it flash; then he deletes what she selected.
     const bob = await v.open(id, 'bob', `#wb-outline [data-key="hero/${heading}"]`);
+    // His pointer over his preview is a labelled cursor over hers.
+    const box = (await bob.page.frameLocator('#wb-frame').locator(`[data-component-id="${heading}"]`).first().boundingBox())!;
+    // (The pointer keeps moving, as a person's does: his page hooks the frame once it has loaded.)
+    let k = 0;
+    await expect.poll(async () => {
+      await bob.page.mouse.move(box.x + 20 + (k++ % 20) * 5, box.y + box.height / 2);
+      return alice.page.locator('#wb-overlay .wb-cursor[data-cursor-for="bob"]').count();
+    }, { timeout: 15_000, interval: 100 }).toBeGreaterThan(0);
     await pick(bob.page, 'hero', 'root');
     await bob.page.click('#wb-palette [data-palette="Badge"]');
     await alice.page.waitForSelector('#wb-overlay .wb-box-flash', { timeout: 5000 });

@@ -9,7 +9,8 @@ import { colorOf, h, initials } from './dom.ts';
 import { fieldsOf, isBindingValue, parseInput } from './fields.ts';
 import type { FieldSpec } from './fields.ts';
 import { Overlay } from './overlay.ts';
-import type { Box } from './overlay.ts';
+import { readPointer } from './overlay.ts';
+import type { Box, Pointer } from './overlay.ts';
 import { addOps, addSectionOps, compPath, dropMoveOps, duplicateOps, duplicateSectionOps, moveSectionOps, moveTargets, parents, removeOps, removeSectionOps, reorderOps, reparentOps, walk } from './tree.ts';
 import { STARTERS, paletteBlueprint, starterSectionOps } from './blueprints.ts';
 import { explainRefusal } from './refusals.ts';
@@ -24,7 +25,7 @@ import type { StepLike } from './sentences.ts';
 
 interface Entry { name: string; group: string; description: string; props: Record<string, unknown>; children: ChildrenPolicy; example: JsonObject }
 interface Ready { token: string; write: boolean; actor: { id: string; kind: string } }
-interface PeerView { clientId: number; id: string; kind: string; name: string; color: string; selection: Sel | null; ghost: unknown; typing: Typing | null }
+interface PeerView { clientId: number; id: string; kind: string; name: string; color: string; selection: Sel | null; ghost: unknown; typing: Typing | null; pointer: Pointer | null }
 interface BuildHooks { describe?: (step: StepLike) => string; setPresence(p: unknown): void; ghost(g: unknown): void; feed(i: unknown): void; notice?(text: string, kind?: string): void; clearNotice?(kind: string): void; undo?(mode: 'undo' | 'redo', afterMine: boolean): void }
 
 const $ = (id: string): HTMLElement => {
@@ -82,7 +83,7 @@ async function start(r: Ready): Promise<void> {
   const p = peer;
   batch?.detach();
   batch = new TypingBatch(p.provider, p.doc, typingSent);
-  overlay ??= new Overlay($('wb-frame') as HTMLIFrameElement, $('wb-overlay'), (s) => select(s, true), { accepts: isOurDrag, onDrop: dropOn });
+  overlay ??= new Overlay($('wb-frame') as HTMLIFrameElement, $('wb-overlay'), (s) => select(s, true), { accepts: isOurDrag, onDrop: dropOn }, movePointer);
   const follow = (): void => {
     p.doc.on('update', () => schedule());
     p.provider.awareness?.on('change', () => { readPeers(); schedule(); });
@@ -118,7 +119,18 @@ async function start(r: Ready): Promise<void> {
 }
 
 function sendPresence(): void {
-  peer?.setPresence({ name: me?.actor.id ?? '', color: colorOf(me?.actor.id ?? ''), selection: sel, typing });
+  peer?.setPresence({ name: me?.actor.id ?? '', color: colorOf(me?.actor.id ?? ''), selection: sel, typing, pointer });
+}
+
+/** Where this person's pointer is over the preview, sent at most every 80 ms (a live cursor for the others). */
+let pointer: Pointer | null = null;
+let pointerTimer: ReturnType<typeof setTimeout> | null = null;
+let pointerSent = 0;
+function movePointer(p: Pointer | null): void {
+  pointer = p;
+  const wait = 80 - (Date.now() - pointerSent);
+  if (wait <= 0) { pointerSent = Date.now(); sendPresence(); return; }
+  pointerTimer ??= setTimeout(() => { pointerTimer = null; pointerSent = Date.now(); sendPresence(); }, wait);
 }
 
 /** The typing batch was sent (pause, blur, another edit): the real step now speaks for it. */
@@ -192,7 +204,7 @@ function readPeers(): void {
     const agent = pr['agent'] === true;
     const id = `${s.user?.id ?? 'someone'}${agent ? '·agent' : ''}`;
     const selection = pr['selection'] && typeof (pr['selection'] as Sel).sectionId === 'string' ? (pr['selection'] as Sel) : null;
-    return { clientId: s.clientId, id, kind: agent ? 'agent' : (s.user?.kind ?? 'human'), name: typeof pr['name'] === 'string' ? (pr['name'] as string).slice(0, 40) : id, color: colorOf(id), selection, ghost: pr['ghost'] ?? null, typing: readTyping(pr['typing']) };
+    return { clientId: s.clientId, id, kind: agent ? 'agent' : (s.user?.kind ?? 'human'), name: typeof pr['name'] === 'string' ? (pr['name'] as string).slice(0, 40) : id, color: colorOf(id), selection, ghost: pr['ghost'] ?? null, typing: readTyping(pr['typing']), pointer: readPointer(pr['pointer']) };
   });
 }
 
@@ -347,6 +359,7 @@ function renderOverlay(): void {
   for (let i = flashes.length - 1; i >= 0; i--) if (flashes[i]!.until <= t) flashes.splice(i, 1);
   for (const f of flashes) boxes.push({ sel: f.sel, label: 'new', color: '#16a34a', kind: 'flash' });
   overlay?.set(boxes);
+  overlay?.setCursors(others.flatMap((o) => (o.pointer ? [{ at: o.pointer, label: o.name, color: o.color }] : [])));
   echo ??= new TypingEcho($('wb-frame') as HTMLIFrameElement, (t) => {
     const v = draft.sections[t.sectionId]?.components[t.componentId]?.props?.[t.prop];
     return typeof v === 'string' ? v : null;
