@@ -256,10 +256,17 @@ describe('the Build view from an empty draft', () => {
     await expect.poll(() => alice.page.locator('#wb-notice').innerText(), { timeout: 5000 }).toBe('bob deleted the Badge you were editing.');
     await until(id, (x) => !x.sections['hero']!.components[badge]);
 
-    // After a reload the feed comes back from the log, in sentences, newest first.
+    // Thirty more steps (an agent-like writer over HTTP), so the history takes two pages.
+    const textId = kids(d0, 'hero')[1]!;
+    for (let i = 0; i < 30; i++) await v.admin.submit(id, { opId: `${id}-w${i}`, ops: [{ op: 'replace', path: `/sections/hero/components/${textId}/props/text`, value: `Line ${i}` }] });
+    // After a reload the feed comes back from the log, in sentences, newest first, a page at a time.
     await alice.page.reload();
-    await alice.page.waitForSelector('#wb-feed .wb-item');
-    await expect.poll(async () => (await alice.page.locator('#wb-feed .wb-item').allInnerTexts()).join('\n'), { timeout: 5000 }).toMatch(/bob\s+deleted a Badge[\s\S]*bob\s+added a Badge[\s\S]*alice\s+changed the Heading's text[\s\S]*alice\s+added the Hero section \(\d+ components\)/);
+    await alice.page.waitForSelector('#wb-feed-more');
+    const feedText = async (): Promise<string> => (await alice.page.locator('#wb-feed .wb-item').allInnerTexts()).join('\n');
+    await expect.poll(async () => (await feedText()).match(/admin\s+changed the Text's text/g)?.length ?? 0, { timeout: 5000 }).toBe(30);
+    expect(await feedText()).not.toMatch(/bob|alice/); // the first page is the 30 newest steps
+    await alice.page.click('#wb-feed-more');
+    await expect.poll(feedText, { timeout: 5000 }).toMatch(/bob\s+deleted a Badge[\s\S]*bob\s+added a Badge[\s\S]*alice\s+changed the Heading's text[\s\S]*alice\s+added the Hero section \(\d+ components\)/);
     expect(await alice.page.locator('#wb-feed').innerText()).not.toMatch(/\/sections\//); // no JSON Pointers for applied steps
     // Versions: who did what.
     await expect.poll(() => alice.page.locator('#wb-versions').innerText(), { timeout: 5000 }).toContain("changed the Heading's text");

@@ -14,6 +14,7 @@ import type { Box, Pointer } from './overlay.ts';
 import { addOps, addSectionOps, compPath, dropMoveOps, duplicateOps, duplicateSectionOps, moveSectionOps, moveTargets, parents, removeOps, removeSectionOps, reorderOps, reparentOps, walk } from './tree.ts';
 import { STARTERS, paletteBlueprint, starterSectionOps } from './blueprints.ts';
 import { explainRefusal } from './refusals.ts';
+import { Orientation } from './orientation.ts';
 import type { EditKind } from './refusals.ts';
 import type { ChildrenPolicy, Sel } from './tree.ts';
 import { bindText } from './ytext.ts';
@@ -22,6 +23,7 @@ import { TypingEcho, readTyping } from './typing-echo.ts';
 import type { Typing } from './typing-echo.ts';
 import { describeStep, setKindNames } from './sentences.ts';
 import type { StepLike } from './sentences.ts';
+import { loadHistory } from './history.ts';
 
 interface Entry { name: string; group: string; description: string; props: Record<string, unknown>; children: ChildrenPolicy; example: JsonObject }
 interface Ready { token: string; write: boolean; actor: { id: string; kind: string } }
@@ -60,7 +62,7 @@ let echo: TypingEcho | null = null;
 /** What was being typed when the doc was replaced (an epoch change): typed again into the new one. */
 let retype: { key: string; value: string } | null = null;
 
-document.addEventListener('weft:ready', (e) => { const r = (e as CustomEvent<Ready>).detail; void start(r); void loadHistory(r, null); });
+document.addEventListener('weft:ready', (e) => { const r = (e as CustomEvent<Ready>).detail; void start(r); void loadHistory({ token: r.token, feed: (i) => hooks()?.feed(i), describe: (st) => describeStep(st, peer ? draft : null) }, null); });
 // The feed speaks in sentences about the draft as this page sees it (build.js asks for them).
 const registerDescribe = (): void => { const hk = hooks(); if (hk) hk.describe = (step) => describeStep(step, peer ? draft : null); };
 registerDescribe();
@@ -146,37 +148,6 @@ function fieldUndo(mode: 'undo' | 'redo'): void {
   hooks()?.undo?.(mode, sent);
 }
 
-interface LoggedStep extends StepLike { createdAt: string; notes: { rule: string; path: string; message: string }[]; refused: { path: string; message: string }[] }
-
-const HISTORY_PAGE = 30;
-/**
- * The feed starts with the recent history from the log (everyone's steps, repairs and refusals),
- * newest first, a page at a time; the live stream adds what comes after.
- */
-async function loadHistory(r: Ready, before: number | null): Promise<void> {
-  const base = (document.body.getAttribute('data-session-url') || location.origin).replace(/\/$/, '');
-  const api = `${base}/v1/drafts/${encodeURIComponent(document.body.getAttribute('data-draft-id') ?? '')}/events`;
-  const get = async (after: number, limit: number): Promise<{ steps: LoggedStep[]; head: number } | null> => {
-    const res = await fetch(`${api}?after=${after}&limit=${limit}`, { headers: { authorization: `Bearer ${r.token}` }, cache: 'no-store' }).catch(() => null);
-    return res?.ok ? ((await res.json()) as { steps: LoggedStep[]; head: number }) : null;
-  };
-  const end = before ?? (await get(0, 1))?.head ?? 0; // the first page ends at the head
-  const from = Math.max(0, end - HISTORY_PAGE);
-  const page = end > 0 ? await get(from, end - from) : null;
-  if (!page) return;
-  for (const st of [...page.steps].reverse()) {
-    // Order kept in step with an added or removed section is bookkeeping, not a repair (build.js).
-    st.notes = st.notes.filter((n) => !(n.rule === 'rewrote_path' && /^\/order\/(-|\d+)$/.test(n.path)));
-    const lines = [...st.notes.map((n) => ({ path: n.path, text: `repaired: ${n.message}` })), ...st.refused.map((x) => ({ path: x.path, text: `refused: ${x.message}` }))];
-    hooks()?.feed({ kind: st.refused.length ? 'refused' : st.notes.length ? 'repair' : 'applied', actor: st.actor, title: describeStep(st, peer ? draft : null), version: st.version, at: st.createdAt, lines, history: true });
-  }
-  document.getElementById('wb-feed-more')?.remove();
-  if (from > 0) {
-    const more = btn('Show earlier activity', 'Load the previous page of the log', () => { more.remove(); void loadHistory(r, from); }, { id: 'wb-feed-more', class: 'wb-quiet wb-feed-more' });
-    document.getElementById('wb-feed')?.after(more);
-  }
-}
-
 let frame = 0;
 function schedule(): void {
   if (frame) return;
@@ -218,67 +189,14 @@ function select(s: Sel | null, fromPreview = false): void {
 const key = (s: Sel): string => `${s.sectionId}/${s.componentId ?? ''}`;
 
 // ---- render ------------------------------------------------------------------------------
-// ---- orientation: what appears flashes and scrolls into view; a deleted selection is explained
-let known: Set<string> | null = null;
-/** Component kinds by key as last seen (a deleted one is named by what it was). */
-const peerKinds = new Map<string, string>(); // every section/component key at the last render
-const flashes: { sel: Sel; until: number }[] = [];
-/** My selection that someone else's edit removed, until the step that did it names who. */
-let lost: { sel: Sel; kind: string; at: number } | null = null;
-const recentRemovals: { actor: string; paths: string[]; at: number }[] = [];
-
-function keysOf(d: Draft): Set<string> {
-  const out = new Set<string>();
-  for (const [sid, s] of Object.entries(d.sections)) {
-    out.add(`${sid}/`);
-    for (const cid of Object.keys(s.components ?? {})) out.add(`${sid}/${cid}`);
-  }
-  return out;
-}
-
-function noticeAppeared(d: Draft): void {
-  const now = keysOf(d);
-  if (known !== null) {
-    const fresh = [...now].filter((k) => !known!.has(k));
-    // A new section flashes as a whole, not component by component.
-    const secs = new Set(fresh.filter((k) => k.endsWith('/')).map((k) => k.slice(0, -1)));
-    const picks = fresh.filter((k) => k.endsWith('/') || !secs.has(k.split('/')[0]!)).map((k): Sel => {
-      const [sid, cid] = k.split('/') as [string, string];
-      return cid ? { sectionId: sid, componentId: cid } : { sectionId: sid };
-    });
-    const until = Date.now() + 1600;
-    for (const p of picks.slice(0, 8)) flashes.push({ sel: p, until });
-    if (picks[0]) overlay?.reveal(picks[0]);
-    if (picks.length) setTimeout(() => schedule(), 1700);
-  }
-  known = now;
-}
-
-function noticeLost(prev: Sel, kind: string): void {
-  const mine = lastEdit && lastEdit.what.startsWith('delete') && Date.now() - lastEdit.at < 3000;
-  if (mine) return;
-  lost = { sel: prev, kind, at: Date.now() };
-  explainLost();
-}
-
-/** "bob deleted the Card you were editing", once the step that removed it is known. */
-function explainLost(): void {
-  if (!lost || Date.now() - lost.at > 10_000) return;
-  const l = lost;
-  const path = l.sel.componentId ? compPath(l.sel.sectionId, l.sel.componentId) : `/sections/${l.sel.sectionId}`;
-  const by = recentRemovals.find((r) => r.paths.some((p) => path === p || path.startsWith(`${p}/`)));
-  if (!by || by.actor === me?.actor.id) return;
-  lost = null;
-  notice(`${by.actor} deleted the ${l.kind} you were editing.`, 'info');
-}
-
+const orientation = new Orientation({
+  reveal: (x) => overlay?.reveal(x),
+  later: (ms) => { setTimeout(() => schedule(), ms); },
+  notice: (text) => notice(text, 'info'),
+});
 document.addEventListener('weft:step', (e) => {
   const st = (e as CustomEvent<{ actor: string; ops: Op[] }>).detail;
-  const paths = (st.ops ?? []).filter((o) => o.op === 'remove').map((o) => o.path);
-  if (paths.length === 0) return;
-  recentRemovals.unshift({ actor: st.actor, paths, at: Date.now() });
-  recentRemovals.length = Math.min(recentRemovals.length, 5);
-  explainLost();
+  orientation.step(st.actor, st.ops ?? [], me?.actor.id ?? '');
 });
 
 function render(): void {
@@ -287,11 +205,10 @@ function render(): void {
   if (sel && (!draft.sections[sel.sectionId] || (sel.componentId && !draft.sections[sel.sectionId]?.components[sel.componentId]))) {
     const prev = sel;
     sel = null;
-    const kind = prev.componentId ? (peerKinds.get(`${prev.sectionId}/${prev.componentId}`) ?? 'component') : 'section';
-    noticeLost(prev, kind);
+    const byMe = lastEdit !== null && lastEdit.what.startsWith('delete') && Date.now() - lastEdit.at < 3000;
+    orientation.selectionGone(prev, byMe, me?.actor.id ?? '');
   }
-  noticeAppeared(draft);
-  for (const [sid, s] of Object.entries(draft.sections)) for (const c of Object.values(s.components ?? {})) peerKinds.set(`${sid}/${c.id}`, c.component);
+  orientation.seen(draft);
   const t0 = performance.now();
   renderPresence();
   renderOutline();
@@ -355,9 +272,7 @@ function renderOverlay(): void {
     const gs = ghostSel(o.ghost);
     if (gs) boxes.push({ sel: gs, label: `${o.name} is writing ${ghostLabel(o.ghost)}`, color: o.color, kind: 'ghost' });
   }
-  const t = Date.now();
-  for (let i = flashes.length - 1; i >= 0; i--) if (flashes[i]!.until <= t) flashes.splice(i, 1);
-  for (const f of flashes) boxes.push({ sel: f.sel, label: 'new', color: '#16a34a', kind: 'flash' });
+  for (const f of orientation.flashing()) boxes.push({ sel: f, label: 'new', color: '#16a34a', kind: 'flash' });
   overlay?.set(boxes);
   overlay?.setCursors(others.flatMap((o) => (o.pointer ? [{ at: o.pointer, label: o.name, color: o.color }] : [])));
   echo ??= new TypingEcho($('wb-frame') as HTMLIFrameElement, (t) => {
