@@ -50,6 +50,8 @@ const asset = (name: string): { body: string; hash: string } => {
   return { body, hash: createHash('sha256').update(body).digest('hex').slice(0, 12) };
 };
 
+const placeholderPng = readFileSync(new URL('./assets/placeholder.png', import.meta.url));
+
 const DRAFT_ID = /^[a-z0-9-]{1,64}$/;
 const SECTION_ID = /^[a-z][a-z0-9-]{0,40}$/;
 
@@ -60,7 +62,7 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
   const adminDigest = config.adminToken ? sha(config.adminToken) : null;
   const tickets = new Tickets(config.ticketSecret ?? null, now);
   const assets = {
-    'live.js': asset('live.js'), 'build.js': asset('build.js'), 'build.css': asset('build.css'), 'placeholder.svg': asset('placeholder.svg'),
+    'live.js': asset('live.js'), 'build.js': asset('build.js'), 'build.css': asset('build.css'),
     'base.css': { body: baseStyles, hash: createHash('sha256').update(baseStyles).digest('hex').slice(0, 12) },
   } as const;
   const assetUrl = (name: keyof typeof assets): string => `/preview/assets/${name}?v=${assets[name].hash}`;
@@ -153,7 +155,7 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
   const pageCsp = cspWithStyleHash(DEFAULT_CSP, baseStyles);
 
   const routes: { method: string; re: RegExp; fn: (req: IncomingMessage, res: ServerResponse, m: string[], url: URL) => Promise<void> | void }[] = [
-    { method: 'GET', re: /^\/preview\/assets\/(live\.js|build\.js|build\.css|base\.css|editor\.js|placeholder\.svg)$/, fn: async (_req, res, m, url) => {
+    { method: 'GET', re: /^\/preview\/assets\/(live\.js|build\.js|build\.css|base\.css|editor\.js)$/, fn: async (_req, res, m, url) => {
       if (m[1] === 'editor.js') {
         const b = await editorBundle();
         const immutable = url.searchParams.get('v') === b.hash;
@@ -161,10 +163,15 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
       }
       const name = m[1] as keyof typeof assets;
       const a = assets[name];
-      // The placeholder image is what the palette's Image points at (an Image never arrives as a 404).
-      const type = name.endsWith('.js') ? 'text/javascript; charset=utf-8' : name.endsWith('.svg') ? 'image/svg+xml' : 'text/css; charset=utf-8';
+      const type = name.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8';
       const immutable = url.searchParams.get('v') === a.hash;
       send(res, 200, type, a.body, { 'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache', etag: `"${a.hash}"` });
+    } },
+    // The catalog's placeholder image (Image's example and required-prop repair: "assets/placeholder.png",
+    // relative, so it resolves here from the live page and from the Build view's past versions).
+    { method: 'GET', re: /^\/(?:preview|build)\/assets\/placeholder\.png$/, fn: (_req, res) => {
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': placeholderPng.length, 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff' });
+      res.end(placeholderPng);
     } },
     { method: 'POST', re: /^\/preview\/([^/]+)\/ticket$/, fn: async (req, res, m) => {
       const id = m[1]!;

@@ -119,6 +119,11 @@ describe('the Build view from an empty draft', () => {
     const img = page.frameLocator('#wb-frame').locator(`[data-component-id="${of('Image').id}"] img, img[data-component-id="${of('Image').id}"]`).first();
     await img.waitFor({ timeout: 5000 });
     await expect.poll(() => img.evaluate((e) => (e as HTMLImageElement).complete && (e as HTMLImageElement).naturalWidth), { timeout: 5000 }).toBeGreaterThan(0);
+    // The catalog's own example (what repair fills in for an Image without src) is served too.
+    await v.admin.submit(id, { opId: `${id}-img`, ops: [{ op: 'add', path: '/sections/faq/components/ex-img', value: { id: 'ex-img', component: 'Image', props: { src: 'assets/placeholder.png', alt: 'x' } } as never }, { op: 'add', path: '/sections/faq/components/root/children/-', value: 'ex-img' }] });
+    const ex = page.frameLocator('#wb-frame').locator('[data-component-id="ex-img"] img, img[data-component-id="ex-img"]').first();
+    await ex.waitFor({ timeout: 5000 });
+    await expect.poll(() => ex.evaluate((e) => (e as HTMLImageElement).complete && (e as HTMLImageElement).naturalWidth), { timeout: 5000 }).toBeGreaterThan(0);
     await page.click('#wb-outline [data-key="hero/root"]');
     await page.waitForTimeout(300);
     await page.screenshot({ path: 'test-artifacts/build-from-starters.png' });

@@ -7,7 +7,7 @@ import { compPath, freshId } from './tree.ts';
 export interface Blueprint { component: string; props?: JsonObject; children?: Blueprint[] }
 
 /** Served by the preview service (app.ts), so a new Image shows something instead of a 404. */
-export const PLACEHOLDER_IMAGE = '/preview/assets/placeholder.svg';
+export const PLACEHOLDER_IMAGE = '/preview/assets/placeholder.png';
 
 const text = (t: string): Blueprint => ({ component: 'Text', props: { text: t } });
 
