@@ -3,7 +3,7 @@
 // once. Any console error, page error or failed request fails the test.
 import { mkdirSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { Draft } from '@weft/core';
 import { startBuildView } from './build-view.ts';
 import type { BuildView } from './build-view.ts';
@@ -331,21 +331,28 @@ describe('the Build view from an empty draft', () => {
     const d0 = await until(id, (x) => x.order.includes('hero'));
     const [h, t, row] = kids(d0, 'hero');
     await page.waitForSelector(`#wb-outline [data-key="hero/${t}"]`);
+    /** A drag can start on a row the outline is just re-rendering: a drop that changed nothing is tried again (bounded). */
+    const drag = async (from: Locator, to: Locator, done: (d: Draft) => boolean): Promise<Draft> => {
+      for (let i = 0; i < 3; i++) {
+        await from.dragTo(to);
+        const d = await v.serverDraft(id);
+        if (done(d)) return d;
+        try { return await until(id, done, 2000); } catch { /* try again */ }
+      }
+      return until(id, done);
+    };
     // Palette → onto the Text row: a Text takes no children, so the Badge goes right after it.
-    await page.locator('#wb-palette [data-palette="Badge"]').dragTo(page.locator(`#wb-outline [data-key="hero/${t}"]`));
-    let d = await until(id, (x) => kids(x, 'hero').length === 4);
+    let d = await drag(page.locator('#wb-palette [data-palette="Badge"]'), page.locator(`#wb-outline [data-key="hero/${t}"]`), (x) => kids(x, 'hero').length === 4);
     const badge = kids(d, 'hero')[2]!;
     expect(d.sections['hero']!.components[badge]!.component).toBe('Badge');
     expect(kids(d, 'hero')).toEqual([h, t, badge, row]);
     // An outline row onto another: the heading goes after the row.
-    await page.locator(`#wb-outline [data-key="hero/${h}"]`).dragTo(page.locator(`#wb-outline [data-key="hero/${row}"]`));
-    d = await until(id, (x) => kids(x, 'hero').at(-1) === h);
+    d = await drag(page.locator(`#wb-outline [data-key="hero/${h}"]`), page.locator(`#wb-outline [data-key="hero/${row}"]`), (x) => kids(x, 'hero').at(-1) === h);
     expect(kids(d, 'hero')).toEqual([t, badge, row, h]);
     // Palette → onto the Row in the preview: a Row takes children, so the Quote goes inside it.
     const rowEl = page.frameLocator('#wb-frame').locator(`[data-component-id="${row}"]`).first();
     await rowEl.waitFor();
-    await page.locator('#wb-palette [data-palette="Quote"]').dragTo(rowEl);
-    d = await until(id, (x) => kids(x, 'hero', row).some((k) => x.sections['hero']!.components[k]!.component === 'Quote'));
+    d = await drag(page.locator('#wb-palette [data-palette="Quote"]'), rowEl, (x) => kids(x, 'hero', row).some((k) => x.sections['hero']!.components[k]!.component === 'Quote'));
     expect(kids(d, 'hero', row)).toHaveLength(3);
   });
 

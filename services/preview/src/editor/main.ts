@@ -8,8 +8,7 @@ import type { Draft, Json, JsonObject, Op, SurfaceSection } from '@weft/core';
 import { colorOf, h, initials } from './dom.ts';
 import { fieldsOf, isBindingValue, parseInput } from './fields.ts';
 import type { FieldSpec } from './fields.ts';
-import { Overlay } from './overlay.ts';
-import { readPointer } from './overlay.ts';
+import { Overlay, readPointer } from './overlay.ts';
 import type { Box, Pointer } from './overlay.ts';
 import { addOps, addSectionOps, compPath, dropMoveOps, duplicateOps, duplicateSectionOps, moveSectionOps, moveTargets, parents, removeOps, removeSectionOps, reorderOps, reparentOps, walk } from './tree.ts';
 import { STARTERS, paletteBlueprint, starterSectionOps } from './blueprints.ts';
@@ -306,7 +305,7 @@ function renderOutline(): void {
         btn('↑', `Move section ${sid} up`, () => edit(moveSectionOps(draft, sid, -1), 'move the section', 'move'), { disabled: si === 0 }),
         btn('↓', `Move section ${sid} down`, () => edit(moveSectionOps(draft, sid, 1), 'move the section', 'move'), { disabled: si === draft.order.length - 1 }),
         btn('❏', `Duplicate section ${sid}`, () => { const d = duplicateSectionOps(draft, sid); if (d) { edit(d.ops, 'duplicate the section'); select({ sectionId: d.id }); } }),
-        btn('✕', `Delete section ${sid}`, () => { edit(removeSectionOps(draft, sid), 'delete the section'); select(null); })) : null);
+        btn('✕', `Delete section ${sid}`, () => { edit(removeSectionOps(sid), 'delete the section'); select(null); })) : null);
     head.append(row);
     const kids = h('ul', { role: 'group' });
     for (const [cid, depth] of walk(s)) {

@@ -149,7 +149,7 @@ export function addSectionOps(d: Draft, catalogId = 'weft@1'): { id: string; ops
 }
 
 /** Removing a section: the server's repair takes it out of order too. */
-export function removeSectionOps(_d: Draft, id: string): Op[] {
+export function removeSectionOps(id: string): Op[] {
   return [{ op: 'remove', path: `/sections/${esc(id)}` }];
 }
 
