@@ -362,5 +362,9 @@ describe('the Build view from an empty draft', () => {
     expect(await page.locator('#wb-empty').innerText()).toContain('Nothing has been built yet');
     expect(await page.locator('[data-starter], #wb-add-section, #wb-palette:visible').count()).toBe(0);
     expect(await page.locator('#wb-undo').isDisabled()).toBe(true);
+    // Signed out, on the sign-in form: Undo and Redo are not offered either.
+    await page.click('#wb-signout');
+    await page.waitForSelector('#wb-token');
+    expect([await page.locator('#wb-undo').isDisabled(), await page.locator('#wb-redo').isDisabled()]).toEqual([true, true]);
   });
 });
