@@ -356,6 +356,35 @@ describe('the Build view from an empty draft', () => {
     expect(kids(d, 'hero', row)).toHaveLength(3);
   });
 
+  it('the data model and bindings from the inspector: add a key, set it, bind a prop to it, unbind, remove the key', async () => {
+    const id = await v.emptyDraft();
+    const { page } = await v.open(id, 'alice', '#wb-empty');
+    await page.click('#wb-empty [data-starter="hero"]');
+    const d0 = await until(id, (x) => x.order.includes('hero'));
+    const [heading] = kids(d0, 'hero');
+    const data = (d: Draft): Record<string, unknown> => d.sections['hero']!.data as Record<string, unknown>;
+    await page.click('#wb-outline [data-key="hero/"]');
+    await page.fill('#wb-data-key', 'plan');
+    await page.click('button[title="Add a data key (value null)"]');
+    await until(id, (x) => Object.hasOwn(data(x), 'plan') && data(x)['plan'] === null);
+    await page.fill('#wb-f-data-plan', '"Pro"');
+    await page.keyboard.press('Tab');
+    await until(id, (x) => data(x)['plan'] === 'Pro');
+    // Bind the heading's text to /plan: the preview shows the data.
+    await pick(page, 'hero', heading!);
+    await page.click('[data-prop="text"] button[title="Bind to a data path"]');
+    await until(id, (x) => JSON.stringify(x.sections['hero']!.components[heading!]!.props!['text']) === '{"path":"/"}');
+    await page.fill('[data-prop="text"] input', '/plan');
+    await page.keyboard.press('Tab');
+    await until(id, (x) => JSON.stringify(x.sections['hero']!.components[heading!]!.props!['text']) === '{"path":"/plan"}');
+    await expect.poll(() => page.frameLocator('#wb-frame').locator(`[data-component-id="${heading}"]`).first().innerText(), { timeout: 5000 }).toBe('Pro');
+    await page.click('[data-prop="text"] button[title="Use a literal value"]');
+    await until(id, (x) => typeof x.sections['hero']!.components[heading!]!.props!['text'] === 'string');
+    await page.click('#wb-outline [data-key="hero/"]');
+    await page.click('button[title="Remove data key plan"]');
+    await until(id, (x) => !Object.hasOwn(data(x), 'plan'));
+  });
+
   it('a read-only viewer of an empty draft gets no starters, palette or tools', async () => {
     const id = await v.emptyDraft();
     const { page } = await v.open(id, 'viewer', '#wb-empty');
