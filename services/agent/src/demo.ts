@@ -1,7 +1,10 @@
 // The demo a new user runs (README):
-//   npx tsx services/agent/src/demo.ts --url http://127.0.0.1:8080 --token <token> --draft demo [--pause 800] [--peer]
+//   npx tsx services/agent/src/demo.ts --url http://127.0.0.1:8080 --token <token> [--draft agent-demo] [--pause 800] [--peer]
 // It joins the draft (over HTTP, or as a Yjs peer with presence and a ghost with --peer) and
-// builds a landing page step by step, printing what the pipeline did with each step.
+// builds a landing page step by step, printing what the pipeline did with each step. By default
+// it builds its own draft ("agent-demo", never the walkthrough's "home") and, given the admin
+// token, acts with an agent token of its own (actor "scripted-builder", that draft only), so its
+// work reads as an agent's in the Build view.
 //   … --draft trip --trip
 // Trip-budget mode: adds the trip-budget surface (if missing) and answers every move of its Days
 // slider in the live page by recomputing the table, chart and total, until Ctrl-C.
@@ -16,7 +19,7 @@ import type { BuildTransport } from './transport.ts';
 const { values } = parseArgs({ options: {
   url: { type: 'string', default: process.env['WEFT_URL'] ?? 'http://127.0.0.1:8080' },
   token: { type: 'string', default: process.env['WEFT_TOKEN'] ?? '' },
-  draft: { type: 'string', default: 'demo' },
+  draft: { type: 'string', default: 'agent-demo' },
   pause: { type: 'string', default: '800' },
   peer: { type: 'boolean', default: false },
   trip: { type: 'boolean', default: false },
@@ -25,8 +28,12 @@ if (!values.token) {
   console.error('Give --token <token> (or WEFT_TOKEN); mint one with: npx tsx shared/client/src/cli/main.ts token --url … --token <admin> --actor demo-bot --scope <draft>:read,write');
   process.exit(2);
 }
-const http = new WeftHttpClient(values.url, values.token);
-await http.createDraft(values.draft, 'Demo').catch(() => undefined); // exists already: fine
+const given = new WeftHttpClient(values.url, values.token);
+await given.createDraft(values.draft, 'Agent demo').catch(() => undefined); // exists already: fine
+// Its own agent token when the given one may mint (the admin's); else the given token as is.
+const own = await given.mintToken({ actor: { id: 'scripted-builder', kind: 'agent' }, scopes: { [values.draft]: ['read', 'write'] }, ttlSeconds: 3600 }).catch(() => null);
+const token = own?.token ?? values.token;
+const http = own ? new WeftHttpClient(values.url, token) : given;
 if (values.trip) {
   const { draft } = await http.getDraft(values.draft);
   if (!Object.hasOwn(draft.sections, TRIP_SECTION_ID)) await http.submit(values.draft, { opId: `trip-setup-${Date.now()}`, ops: [{ op: 'add', path: `/sections/${TRIP_SECTION_ID}`, value: tripSection() }] });
@@ -37,9 +44,9 @@ if (values.trip) {
   process.exit(0);
 }
 let t: BuildTransport;
-if (values.peer) t = new PeerBuildTransport(await WeftPeer.join({ url: values.url, draftId: values.draft, token: values.token }));
+if (values.peer) t = new PeerBuildTransport(await WeftPeer.join({ url: values.url, draftId: values.draft, token, presence: { name: 'Scripted builder', agent: true, selection: null } }));
 else t = await new HttpBuildTransport(http, values.draft).open();
-console.log(`Building "${values.draft}" on ${values.url} — watch ${values.url}/v1/drafts/${values.draft}/stream`);
+console.log(`Building "${values.draft}" on ${values.url} as ${own ? 'scripted-builder (its own agent token)' : 'the given token'} — watch ${values.url}/build/${values.draft}`);
 try {
   await runScript(t, LANDING_SCRIPT, {
     pauseMs: Number(values.pause),

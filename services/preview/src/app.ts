@@ -54,6 +54,8 @@ const asset = (name: string): { body: string; hash: string } => {
   return { body, hash: createHash('sha256').update(body).digest('hex').slice(0, 12) };
 };
 
+const placeholderPng = readFileSync(new URL('./assets/placeholder.png', import.meta.url));
+
 const DRAFT_ID = /^[a-z0-9-]{1,64}$/;
 const SECTION_ID = /^[a-z][a-z0-9-]{0,40}$/;
 
@@ -172,6 +174,12 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
       const immutable = url.searchParams.get('v') === a.hash;
       send(res, 200, type, a.body, { 'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache', etag: `"${a.hash}"` });
     } },
+    // The catalog's placeholder image (Image's example and required-prop repair: "assets/placeholder.png",
+    // relative, so it resolves here from the live page and from the Build view's past versions).
+    { method: 'GET', re: /^\/(?:preview|build)\/assets\/placeholder\.png$/, fn: (_req, res) => {
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': placeholderPng.length, 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff' });
+      res.end(placeholderPng);
+    } },
     { method: 'POST', re: /^\/preview\/([^/]+)\/ticket$/, fn: async (req, res, m) => {
       const id = m[1]!;
       const who = await access(req, id);
@@ -230,7 +238,9 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
         : Sources.has(live.draft, sid) ? renderSection(await sources.resolve(live.draft, readable), sid).html
           : live.fragment(sid);
       const headers = { 'cache-control': 'no-store', 'x-weft-version': String(live.version) };
-      if (html === null) return send(res, 404, 'text/plain; charset=utf-8', 'no such section', headers);
+      // A section the draft no longer has (removed while this fetch was on its way): 204, which
+      // live.js reads as "drop it" — a race, not an error worth a console line in every viewer.
+      if (html === null) return send(res, SECTION_ID.test(sid) ? 204 : 404, 'text/plain; charset=utf-8', '', headers);
       send(res, 200, 'text/html; charset=utf-8', html, headers);
     } },
     { method: 'GET', re: /^\/preview\/([^/]+)\/render$/, fn: async (req, res, m, url) => {

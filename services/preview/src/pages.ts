@@ -61,6 +61,7 @@ ${o.css.map((h) => `<link rel="stylesheet" href="${a(h)}">`).join('\n')}
       <h2 id="wb-outline-h">Outline</h2>
       <div id="wb-outline" class="wb-outline"></div>
     </section>
+    <section class="wb-panel wb-palette" id="wb-palette" aria-label="Add components" hidden></section>
     <section class="wb-panel">
       <h2>Versions</h2>
       <input id="wb-scrub" type="range" min="0" max="0" value="0" step="1" aria-label="Scrub versions">
@@ -73,9 +74,14 @@ ${o.css.map((h) => `<link rel="stylesheet" href="${a(h)}">`).join('\n')}
       <span id="wb-version" class="wb-muted"></span>
       <span id="wb-ro" class="wb-pill wb-ro-pill" hidden>Read-only</span>
       <button type="button" id="wb-back-live" class="wb-quiet" hidden>Back to live</button>
+      <span class="wb-widths" role="group" aria-label="Preview width">
+        <button type="button" class="wb-width" data-width="desktop" aria-pressed="true" title="Desktop width">Desktop</button>
+        <button type="button" class="wb-width" data-width="tablet" aria-pressed="false" title="Tablet width (820 px)">Tablet</button>
+        <button type="button" class="wb-width" data-width="phone" aria-pressed="false" title="Phone width (390 px)">Phone</button>
+      </span>
       <p id="wb-notice" class="wb-notice" role="status" aria-live="polite" hidden></p>
     </div>
-    <div class="wb-frame-wrap">
+    <div class="wb-frame-wrap" id="wb-frame-wrap" data-width="desktop">
       <iframe id="wb-frame" title="Live preview" referrerpolicy="no-referrer"></iframe>
       <div id="wb-overlay" class="wb-overlay" aria-hidden="true"></div>
       <div id="wb-past" class="weft-page wb-past" hidden></div>

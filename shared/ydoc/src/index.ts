@@ -1,7 +1,7 @@
 export { draftToYDoc, yDocToDraft, readEpoch, draftRoots, genesis, epochBase, isStaleEpoch } from './mirror.ts';
 export type { DraftRoots } from './mirror.ts';
 export { applyOpsToYDoc, applyOpToYDoc } from './apply-ops.ts';
-export { yEventsToOps, observeDraftOps } from './events-to-ops.ts';
+export { yEventsToOps, observeDraftOps, TransactionOps, listChange } from './events-to-ops.ts';
 export type { UnmappedWrite } from './events-to-ops.ts';
 export { createShadow, UpdateGuard, EMPTY_UPDATE } from './update-guard.ts';
 export { hasMissingParents, readUpdate } from './dependencies.ts';

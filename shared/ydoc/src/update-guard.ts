@@ -5,7 +5,7 @@
 import * as Y from 'yjs';
 import type { Op } from '@weft/core';
 import { draftRoots } from './mirror.ts';
-import { yEventsToOps } from './events-to-ops.ts';
+import { TransactionOps } from './events-to-ops.ts';
 import type { UnmappedWrite } from './events-to-ops.ts';
 import { META, ORDER, SECTIONS_ROOT } from './shape.ts';
 
@@ -36,8 +36,7 @@ export class UpdateGuard {
   readonly origin: object = { name: 'weft-validation' };
   private readonly mirrorOrigin: object = { name: 'weft-mirror' };
   private readonly undo: Y.UndoManager;
-  private collecting: Op[] | null = null;
-  private unmapped: UnmappedWrite[] = [];
+  private collecting: TransactionOps | null = null;
   private touchedForeign = false;
   /** A tested update is waiting for commit() or revert(). */
   private open = false;
@@ -48,7 +47,7 @@ export class UpdateGuard {
     const roots = draftRoots(shadow);
     this.undo = new Y.UndoManager(shadow, { trackedOrigins: new Set([this.origin]), captureTimeout: 0 });
     const collect = (events: Y.YEvent<any>[], tr: Y.Transaction) => {
-      if (tr.origin === this.origin && this.collecting !== null) this.collecting.push(...yEventsToOps(events, shadow, this.unmapped));
+      if (tr.origin === this.origin && this.collecting !== null) this.collecting.add(events);
     };
     for (const root of [roots.meta, roots.order, roots.sections] as Y.AbstractType<any>[]) {
       root.observeDeep(collect);
@@ -77,10 +76,8 @@ export class UpdateGuard {
     } catch {
       return { ok: false, error: 'malformed' };
     }
-    const ops: Op[] = [];
-    const unmapped: UnmappedWrite[] = [];
-    this.collecting = ops;
-    this.unmapped = unmapped;
+    const collected = new TransactionOps(this.shadow);
+    this.collecting = collected;
     this.touchedForeign = false;
     this.open = true;
     try {
@@ -91,7 +88,7 @@ export class UpdateGuard {
       this.collecting = null;
     }
     if (this.touchedForeign) return { ok: false, error: 'foreign' };
-    return { ok: true, ops, unmapped };
+    return { ok: true, ops: collected.ops(), unmapped: collected.unmapped };
   }
 
   /** Keeps the tested update (the caller applies the same bytes to live). */

@@ -14,6 +14,7 @@
   var viewing = null; // null = live, else a past version
   var canWrite = false;
   var streamAbort = null;
+  var versionsTimer = 0;
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -31,7 +32,15 @@
 
   // ---- feed -------------------------------------------------------------------------------
   var feed = $('wb-feed');
+  // Versions already in the feed, by source: the history from the log and the live stream meet.
+  var seen = { history: {}, live: {} };
   function addFeed(item) {
+    if (item.version && item.kind !== 'turn') {
+      var mine = item.history ? seen.history : seen.live;
+      var other = item.history ? seen.live : seen.history;
+      if (other[item.version]) return;
+      mine[item.version] = true;
+    }
     var li = el('li', 'wb-item wb-' + (item.kind || 'info') + (item.mine ? ' wb-mine' : ''));
     var top = el('div', 'wb-item-top');
     top.appendChild(el('span', 'wb-who', item.actor || 'system'));
@@ -46,13 +55,12 @@
       li.appendChild(row);
     });
     if ((item.lines || []).length > 6) li.appendChild(el('div', 'wb-line wb-muted', '… ' + (item.lines.length - 6) + ' more'));
-    feed.insertBefore(li, feed.firstChild);
-    while (feed.children.length > 200) feed.removeChild(feed.lastChild);
+    // History (from the log) goes below what the live stream already showed.
+    if (item.history) feed.appendChild(li); else feed.insertBefore(li, feed.firstChild);
+    while (feed.children.length > 300) feed.removeChild(feed.lastChild);
   }
 
-  function describeOps(ops) {
-    return ops.map(function (o) { return { path: o.path, text: o.op }; });
-  }
+  function isOrderBookkeeping(n) { return n.rule === 'rewrote_path' && /^\/order\/(-|\d+)$/.test(n.path || ''); }
 
   function onEvent(ev) {
     var meta = (ev.metadata && ev.metadata.weft) || {};
@@ -61,13 +69,21 @@
       case 'STATE_SNAPSHOT': setHead(v || 0); break;
       case 'STATE_DELTA':
         setHead(v);
-        addFeed({ kind: 'applied', actor: meta.actor, title: 'applied ' + ev.delta.length + ' op' + (ev.delta.length === 1 ? '' : 's'), version: v, at: ev.timestamp, lines: describeOps(ev.delta) });
+        if (me && meta.actor === me) mine++;
+        clearTimeout(versionsTimer);
+        versionsTimer = setTimeout(loadVersions, 1500);
+        addFeed({ kind: 'applied', actor: meta.actor, title: hooks.describe ? hooks.describe({ version: v, actor: meta.actor, ops: ev.delta }) : 'applied ' + ev.delta.length + ' op' + (ev.delta.length === 1 ? '' : 's'), version: v, at: ev.timestamp });
+        document.dispatchEvent(new CustomEvent('weft:step', { detail: { version: v, actor: meta.actor, ops: ev.delta } }));
         break;
       case 'RUN_STARTED': addFeed({ kind: 'turn', actor: meta.actor, title: 'turn started', version: v, at: ev.timestamp }); break;
       case 'RUN_FINISHED': addFeed({ kind: 'turn', actor: meta.actor, title: 'turn finished', version: v, at: ev.timestamp }); loadVersions(); break;
       case 'RUN_ERROR': addFeed({ kind: 'refused', title: 'turn failed: ' + ev.message, at: ev.timestamp }); break;
       case 'CUSTOM':
-        if (ev.name === 'weft.repairs') addFeed({ kind: 'repair', actor: meta.actor, title: 'repaired', version: v, at: ev.timestamp, lines: ev.value.map(function (n) { return { path: n.path, text: n.message }; }) });
+        // The server keeping order in step with an added or removed section is what the editor
+        // relies on, not a repair of anyone's mistake: not worth a feed entry.
+        if (ev.name === 'weft.repairs') ev.value = ev.value.filter(function (n) { return !isOrderBookkeeping(n); });
+        if (ev.name === 'weft.repairs' && ev.value.length === 0) break;
+        if (ev.name === 'weft.repairs') addFeed({ kind: 'repair', actor: meta.actor, title: 'repaired ' + ev.value.length + ' thing' + (ev.value.length === 1 ? '' : 's') + ' in it', version: v, at: ev.timestamp, lines: ev.value.map(function (n) { return { path: n.path, text: n.message }; }) });
         else if (ev.name === 'weft.refused') addFeed({ kind: 'refused', actor: meta.actor, title: 'refused ' + ev.value.length + ' op' + (ev.value.length === 1 ? '' : 's'), version: v, at: ev.timestamp, lines: ev.value.map(function (r) { return { path: r.path, text: r.message }; }) });
         else if (ev.name === 'weft.presence') hooks.setPresence(ev.value);
         else if (ev.name === 'weft.ghost') hooks.ghost(ev.value);
@@ -85,7 +101,7 @@
     fetch(api + '/stream', { headers: headers, signal: ctl.signal, cache: 'no-store' }).then(function (res) {
       if (res.status === 401) { signOut('That token is unknown, revoked or expired.'); return; }
       if (!res.ok || !res.body) throw new Error('HTTP ' + res.status);
-      status('live', 'wb-ok');
+      if (viewing === null) status('live', 'wb-ok');
       var reader = res.body.getReader();
       var dec = new TextDecoder();
       var buf = '';
@@ -120,18 +136,35 @@
     if (atHead && viewing === null) scrub.value = String(head);
     $('wb-version').textContent = viewing === null ? 'version ' + head : 'version ' + viewing + ' of ' + head;
   }
+  // Versions from the log: who made each, agent turns grouped with what they did.
   function loadVersions() {
-    fetch(api + '/versions', { headers: auth(), cache: 'no-store' }).then(function (r) { return r.ok ? r.json() : null; }).then(function (j) {
+    fetch(api + '/events?after=0&limit=1', { headers: auth(), cache: 'no-store' }).then(function (r) { return r.ok ? r.json() : null; }).then(function (first) {
+      if (!first) return null;
+      var from = Math.max(0, first.head - 60);
+      return fetch(api + '/events?after=' + from + '&limit=60', { headers: auth(), cache: 'no-store' }).then(function (r) { return r.ok ? r.json() : null; });
+    }).then(function (j) {
       if (!j) return;
+      var groups = [];
+      j.steps.forEach(function (st) {
+        var last = groups[groups.length - 1];
+        if (last && st.turnId && last.turnId === st.turnId) { last.steps.push(st); return; }
+        groups.push({ turnId: st.turnId, actor: st.actor, kind: st.actorKind, steps: [st] });
+      });
       var list = $('wb-versions');
       list.textContent = '';
-      j.versions.slice().reverse().slice(0, 50).forEach(function (v) {
+      groups.reverse().forEach(function (g) {
+        var top = g.steps[g.steps.length - 1];
         var li = el('li');
         var b = el('button', 'wb-ver', '');
         b.type = 'button';
-        b.appendChild(el('strong', '', 'v' + v.version));
-        b.appendChild(el('span', 'wb-muted', ' ' + (v.kind === 'snapshot' ? 'checkpoint · ' + (v.reason || '') : 'turn · ' + (v.actor || ''))));
-        b.addEventListener('click', function () { show(v.version); });
+        b.setAttribute('data-version', String(top.version));
+        b.appendChild(el('strong', '', 'v' + top.version));
+        b.appendChild(el('span', 'wb-ver-who', ' ' + top.actor + (g.turnId ? ' · turn' : '')));
+        var said = g.steps.length > 1
+          ? g.steps.length + ' steps: ' + (hooks.describe ? hooks.describe(g.steps[0]) : '') + '…'
+          : (hooks.describe ? hooks.describe(top) : top.ops.length + ' op(s)');
+        b.appendChild(el('span', 'wb-ver-what', said));
+        b.addEventListener('click', function () { show(top.version); });
         li.appendChild(b);
         list.appendChild(li);
       });
@@ -154,15 +187,39 @@
         past.innerHTML = j.html;
         past.hidden = false;
         $('wb-frame').hidden = true;
-        $('wb-mode').textContent = 'Past';
+        $('wb-overlay').hidden = true;
+        highlightChanges(past, j.version);
+        status('past version ' + j.version, 'wb-warn');
+        $('wb-mode').textContent = 'Past version';
         $('wb-mode').className = 'wb-pill wb-pastpill';
         $('wb-back-live').hidden = false;
         $('wb-version').textContent = 'version ' + j.version + ' of ' + head;
       })
       .catch(function (e) { addFeed({ kind: 'refused', title: 'could not load version ' + v + ': ' + e.message }); });
   }
+  /** Marks what version `v` changed in the past page shown (its step's ops, by section and component). */
+  function highlightChanges(root, v) {
+    if (v < 1) return;
+    fetch(api + '/events?after=' + (v - 1) + '&limit=1', { headers: auth(), cache: 'no-store' }).then(function (r) { return r.ok ? r.json() : null; }).then(function (j) {
+      if (!j || !j.steps.length || viewing !== v) return;
+      var n = 0;
+      j.steps[0].ops.forEach(function (op) {
+        var m = /^\/sections\/([^/]+)(?:\/components\/([^/]+))?/.exec(op.path);
+        if (!m) return;
+        var sec = root.querySelector('[data-section-id="' + CSS.escape(m[1].replace(/~1/g, '/').replace(/~0/g, '~')) + '"]');
+        if (!sec) return;
+        var target = m[2] ? sec.querySelector('[data-component-id="' + CSS.escape(m[2].replace(/~1/g, '/').replace(/~0/g, '~')) + '"]') : sec;
+        if (target && !target.classList.contains('wb-changed')) { target.classList.add('wb-changed'); n++; }
+      });
+      var first = root.querySelector('.wb-changed');
+      if (first) first.scrollIntoView({ block: 'nearest' });
+      $('wb-version').textContent = 'version ' + v + ' of ' + head + (n ? ' · ' + n + ' change' + (n === 1 ? '' : 's') + ' highlighted' : '');
+    });
+  }
   function live() {
     viewing = null;
+    $('wb-overlay').hidden = false;
+    if (token) status('live', 'wb-ok');
     $('wb-past').hidden = true;
     $('wb-past').textContent = '';
     $('wb-frame').hidden = false;
@@ -173,6 +230,12 @@
     $('wb-version').textContent = 'version ' + head;
   }
   $('wb-back-live').addEventListener('click', live);
+  Array.prototype.forEach.call(document.querySelectorAll('.wb-width'), function (b) {
+    b.addEventListener('click', function () {
+      $('wb-frame-wrap').setAttribute('data-width', b.getAttribute('data-width'));
+      Array.prototype.forEach.call(document.querySelectorAll('.wb-width'), function (x) { x.setAttribute('aria-pressed', x === b ? 'true' : 'false'); });
+    });
+  });
 
   // ---- undo / redo ------------------------------------------------------------------------
   var CONFLICT = {
@@ -201,6 +264,22 @@
     n.hidden = false;
     clearTimeout(noticeTimer);
     noticeTimer = setTimeout(function () { n.hidden = true; }, kind === 'bad' ? 8000 : 4000);
+  }
+  /** Hides the notice if it is of `kind` (a later edit supersedes a refusal). */
+  function clearNotice(kind) {
+    var n = $('wb-notice');
+    if (!n.hidden && n.className.indexOf('wb-notice-' + kind) >= 0) { n.hidden = true; clearTimeout(noticeTimer); }
+  }
+  // Steps of mine seen on the stream: an undo right after a field edit waits for that edit's step.
+  var me = '';
+  var mine = 0;
+  function undoAfterMine(mode, wait) {
+    var seen = mine;
+    var tries = 0;
+    (function go() {
+      if (!wait || mine > seen || tries++ >= 60) { undoRedo(mode); return; }
+      setTimeout(go, 50);
+    })();
   }
   $('wb-undo').addEventListener('click', function () { undoRedo('undo'); });
   $('wb-redo').addEventListener('click', function () { undoRedo('redo'); });
@@ -236,6 +315,9 @@
     feed: addFeed,
     /** A short message above the preview (undo conflicts, refusals). */
     notice: notice,
+    clearNotice: clearNotice,
+    /** Undo/redo from inside a field; `afterMine`: wait for the step just sent to land first. */
+    undo: undoAfterMine,
   };
   window.weftBuild = hooks;
 
@@ -247,6 +329,8 @@
     $('wb-main').hidden = true;
     $('wb-login').hidden = false;
     $('wb-login-error').textContent = msg || '';
+    $('wb-undo').disabled = true;
+    $('wb-redo').disabled = true;
     status('signed out', '');
     document.dispatchEvent(new CustomEvent('weft:signed-out'));
   }
@@ -267,6 +351,7 @@
         $('wb-main').hidden = false;
         $('wb-frame').src = t.url;
         canWrite = t.write === true;
+        me = (t.actor && t.actor.id) || '';
         $('wb-ro').hidden = canWrite;
         $('wb-undo').disabled = !canWrite;
         $('wb-redo').disabled = !canWrite;

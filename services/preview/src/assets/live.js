@@ -101,7 +101,7 @@
 
   function fetchSection(id, v) {
     return fetch(base + '/sections/' + encodeURIComponent(id) + q('&version=' + v), { credentials: 'same-origin', cache: 'no-store' })
-      .then(function (r) { return r.status === 404 ? null : r.ok ? r.text() : Promise.reject(new Error('HTTP ' + r.status)); });
+      .then(function (r) { return r.status === 204 || r.status === 404 ? null : r.ok ? r.text() : Promise.reject(new Error('HTTP ' + r.status)); });
   }
 
   function flush() {
@@ -112,7 +112,9 @@
     busy = true;
     lastFlush = Date.now();
     var ids = Object.keys(c.sections);
-    Promise.all(ids.map(function (id) { return fetchSection(id, c.version).then(function (h) { return [id, h]; }); }))
+    // A section no longer in the order was removed: drop it, nothing to fetch (it would be a 404).
+    var gone = function (id) { return c.order !== null && c.order !== undefined && c.order.indexOf(id) < 0; };
+    Promise.all(ids.map(function (id) { return gone(id) ? Promise.resolve([id, null]) : fetchSection(id, c.version).then(function (h) { return [id, h]; }); }))
       .then(function (got) {
         var sx = window.scrollX, sy = window.scrollY;
         var active = document.activeElement;

@@ -8,16 +8,26 @@ import type { Draft, Json, JsonObject, Op, SurfaceSection } from '@weft/core';
 import { colorOf, h, initials } from './dom.ts';
 import { fieldsOf, isBindingValue, parseInput } from './fields.ts';
 import type { FieldSpec } from './fields.ts';
-import { Overlay } from './overlay.ts';
-import type { Box } from './overlay.ts';
-import { addOps, addSectionOps, compPath, moveSectionOps, moveTargets, parents, removeOps, removeSectionOps, reorderOps, reparentOps, walk } from './tree.ts';
+import { Overlay, readPointer } from './overlay.ts';
+import type { Box, Pointer } from './overlay.ts';
+import { addOps, addSectionOps, compPath, dropMoveOps, duplicateOps, duplicateSectionOps, moveSectionOps, moveTargets, parents, removeOps, removeSectionOps, reorderOps, reparentOps, walk } from './tree.ts';
+import { STARTERS, paletteBlueprint, starterSectionOps } from './blueprints.ts';
+import { explainRefusal } from './refusals.ts';
+import { Orientation } from './orientation.ts';
+import type { EditKind } from './refusals.ts';
 import type { ChildrenPolicy, Sel } from './tree.ts';
 import { bindText } from './ytext.ts';
+import { TypingBatch } from './typing-batch.ts';
+import { TypingEcho, readTyping } from './typing-echo.ts';
+import type { Typing } from './typing-echo.ts';
+import { describeStep, setKindNames } from './sentences.ts';
+import type { StepLike } from './sentences.ts';
+import { loadHistory } from './history.ts';
 
 interface Entry { name: string; group: string; description: string; props: Record<string, unknown>; children: ChildrenPolicy; example: JsonObject }
 interface Ready { token: string; write: boolean; actor: { id: string; kind: string } }
-interface PeerView { clientId: number; id: string; kind: string; name: string; color: string; selection: Sel | null; ghost: unknown }
-interface BuildHooks { setPresence(p: unknown): void; ghost(g: unknown): void; feed(i: unknown): void; notice?(text: string, kind?: string): void }
+interface PeerView { clientId: number; id: string; kind: string; name: string; color: string; selection: Sel | null; ghost: unknown; typing: Typing | null; pointer: Pointer | null }
+interface BuildHooks { describe?: (step: StepLike) => string; setPresence(p: unknown): void; ghost(g: unknown): void; feed(i: unknown): void; notice?(text: string, kind?: string): void; clearNotice?(kind: string): void; undo?(mode: 'undo' | 'redo', afterMine: boolean): void }
 
 const $ = (id: string): HTMLElement => {
   const e = document.getElementById(id);
@@ -26,6 +36,7 @@ const $ = (id: string): HTMLElement => {
 };
 const catalog: Record<string, Entry> = JSON.parse($('wb-catalog').textContent || '{}') as Record<string, Entry>;
 const policyOf = (name: string): ChildrenPolicy | undefined => catalog[name]?.children;
+setKindNames(Object.keys(catalog));
 const hooks = (): BuildHooks | undefined => (window as unknown as { weftBuild?: BuildHooks }).weftBuild;
 const notice = (text: string, kind = 'info'): void => hooks()?.notice?.(text, kind);
 
@@ -33,7 +44,8 @@ let peer: WeftPeer | null = null;
 let me: Ready | null = null;
 let draft: Draft = { id: '', title: '', order: [], sections: {} };
 let sel: Sel | null = null;
-let errors = new Map<string, string>(); // refusal path prefix → message, shown next to fields
+/** Input the page could not read (bad JSON, not a number): path → why, and the text as typed (kept in the field to fix). */
+const errors = new Map<string, { message: string; typed: string }>();
 let others: PeerView[] = [];
 let unbind: (() => void) | null = null;
 let boundKey = '';
@@ -42,9 +54,24 @@ let overlay: Overlay | null = null;
 /** Broken fidelity notes of the head version, drawn on their components (refreshed after edits). */
 let broken: Box[] = [];
 let notesTimer = 0;
+/** The last edit sent, so a refusal can say what it undid (a concurrent move, not a mistake). */
+let lastEdit: { kind: EditKind; what: string; at: number } | null = null;
+let paletteQuery = '';
+let batch: TypingBatch | null = null;
+/** What this person is typing and has not sent yet (their presence shows it to the others). */
+let typing: Typing | null = null;
+let echo: TypingEcho | null = null;
+/** What was being typed when the doc was replaced (an epoch change): typed again into the new one. */
+let retype: { key: string; value: string } | null = null;
 
-document.addEventListener('weft:ready', (e) => void start((e as CustomEvent<Ready>).detail));
-document.addEventListener('weft:signed-out', () => { peer?.close(); peer = null; });
+document.addEventListener('weft:ready', (e) => { const r = (e as CustomEvent<Ready>).detail; void start(r); void loadHistory({ token: r.token, feed: (i) => hooks()?.feed(i), describe: (st) => describeStep(st, peer ? draft : null) }, null); });
+// The feed speaks in sentences about the draft as this page sees it (build.js asks for them).
+const registerDescribe = (): void => { const hk = hooks(); if (hk) hk.describe = (step) => describeStep(step, peer ? draft : null); };
+registerDescribe();
+document.addEventListener('DOMContentLoaded', registerDescribe);
+document.addEventListener('weft:signed-out', () => { batch?.flush(); peer?.close(); peer = null; });
+// Typing held for its pause is sent before the page goes away.
+window.addEventListener('pagehide', () => { batch?.flush(); });
 
 async function start(r: Ready): Promise<void> {
   me = r;
@@ -58,7 +85,9 @@ async function start(r: Ready): Promise<void> {
     return;
   }
   const p = peer;
-  overlay ??= new Overlay($('wb-frame') as HTMLIFrameElement, $('wb-overlay'), (s) => select(s, true));
+  batch?.detach();
+  batch = new TypingBatch(p.provider, p.doc, typingSent);
+  overlay ??= new Overlay($('wb-frame') as HTMLIFrameElement, $('wb-overlay'), (s) => select(s, true), { accepts: isOurDrag, onDrop: dropOn }, movePointer);
   const follow = (): void => {
     p.doc.on('update', () => schedule());
     p.provider.awareness?.on('change', () => { readPeers(); schedule(); });
@@ -67,6 +96,10 @@ async function start(r: Ready): Promise<void> {
   // A new Yjs epoch (server compaction): the peer has a fresh doc; re-follow it and drop the text
   // binding, which belongs to the old doc.
   p.onReload(() => {
+    const f = document.activeElement as HTMLInputElement | null;
+    if (batch?.pending && boundKey && f && typeof f.value === 'string') retype = { key: boundKey, value: f.value };
+    batch?.detach();
+    batch = new TypingBatch(p.provider, p.doc, typingSent);
     unbind?.();
     unbind = null;
     inspectorSig = '';
@@ -75,15 +108,46 @@ async function start(r: Ready): Promise<void> {
     schedule();
   });
   p.onRefused((m) => {
+    const why = explainRefusal(m.refused, lastEdit && Date.now() - lastEdit.at < 15_000 ? lastEdit : null);
     const lines = m.refused.map((x) => ({ path: x.path, text: x.message }));
-    for (const x of m.refused) errors.set(x.path, x.message);
-    hooks()?.feed({ kind: 'refused', actor: 'you', title: 'your edit was refused and undone', lines, mine: true });
-    notice(`Refused: ${m.refused[0]?.message ?? 'the server reverted your edit'}`, 'bad');
+    if (why.conflict) lines.unshift({ path: '', text: why.text });
+    // The refused value has snapped back: the notice and the feed say why, the field is valid again.
+    for (const x of m.refused) errors.delete(x.path);
+    hooks()?.feed({ kind: 'refused', actor: 'you', title: why.conflict ? 'your edit crossed someone else\'s and was undone' : 'your edit was refused and undone', lines, mine: true });
+    notice(why.text, 'bad');
     inspectorSig = '';
     schedule();
   });
   readPeers();
   render();
+}
+
+function sendPresence(): void {
+  peer?.setPresence({ name: me?.actor.id ?? '', color: colorOf(me?.actor.id ?? ''), selection: sel, typing, pointer });
+}
+
+/** Where this person's pointer is over the preview, sent at most every 80 ms (a live cursor for the others). */
+let pointer: Pointer | null = null;
+let pointerTimer: ReturnType<typeof setTimeout> | null = null;
+let pointerSent = 0;
+function movePointer(p: Pointer | null): void {
+  pointer = p;
+  const wait = 80 - (Date.now() - pointerSent);
+  if (wait <= 0) { pointerSent = Date.now(); sendPresence(); return; }
+  pointerTimer ??= setTimeout(() => { pointerTimer = null; pointerSent = Date.now(); sendPresence(); }, wait);
+}
+
+/** The typing batch was sent (pause, blur, another edit): the real step now speaks for it. */
+function typingSent(): void {
+  if (typing === null) return;
+  typing = null;
+  sendPresence();
+}
+
+/** Ctrl/Cmd+Z in a text field: the edit so far becomes its step, then the app undoes it whole. */
+function fieldUndo(mode: 'undo' | 'redo'): void {
+  const sent = batch?.flush() ?? false;
+  hooks()?.undo?.(mode, sent);
 }
 
 let frame = 0;
@@ -93,9 +157,11 @@ function schedule(): void {
 }
 
 /** Applies ops through the Y.Doc; a local throw (stale path) is shown, never swallowed. */
-function edit(ops: Op[], what: string): void {
+function edit(ops: Op[], what: string, kind: EditKind = 'change'): void {
   if (!peer || !me?.write || ops.length === 0) return;
   try {
+    lastEdit = { kind, what, at: Date.now() };
+    hooks()?.clearNotice?.('bad'); // a new edit supersedes the last refusal's notice
     peer.applyOps(ops);
   } catch (e) {
     notice(`Could not ${what}: ${(e as Error).message}`, 'bad');
@@ -111,13 +177,13 @@ function readPeers(): void {
     const agent = pr['agent'] === true;
     const id = `${s.user?.id ?? 'someone'}${agent ? '·agent' : ''}`;
     const selection = pr['selection'] && typeof (pr['selection'] as Sel).sectionId === 'string' ? (pr['selection'] as Sel) : null;
-    return { clientId: s.clientId, id, kind: agent ? 'agent' : (s.user?.kind ?? 'human'), name: typeof pr['name'] === 'string' ? (pr['name'] as string).slice(0, 40) : id, color: colorOf(id), selection, ghost: pr['ghost'] ?? null };
+    return { clientId: s.clientId, id, kind: agent ? 'agent' : (s.user?.kind ?? 'human'), name: typeof pr['name'] === 'string' ? (pr['name'] as string).slice(0, 40) : id, color: colorOf(id), selection, ghost: pr['ghost'] ?? null, typing: readTyping(pr['typing']), pointer: readPointer(pr['pointer']) };
   });
 }
 
 function select(s: Sel | null, fromPreview = false): void {
   sel = s;
-  peer?.setPresence({ name: me?.actor.id ?? '', color: colorOf(me?.actor.id ?? ''), selection: s });
+  sendPresence();
   inspectorSig = '';
   render();
   if (fromPreview && s) document.querySelector<HTMLElement>(`#wb-outline [data-key="${CSS.escape(key(s))}"]`)?.focus({ preventScroll: false });
@@ -125,14 +191,35 @@ function select(s: Sel | null, fromPreview = false): void {
 const key = (s: Sel): string => `${s.sectionId}/${s.componentId ?? ''}`;
 
 // ---- render ------------------------------------------------------------------------------
+const orientation = new Orientation({
+  reveal: (x) => overlay?.reveal(x),
+  later: (ms) => { setTimeout(() => schedule(), ms); },
+  notice: (text) => notice(text, 'info'),
+});
+document.addEventListener('weft:step', (e) => {
+  const st = (e as CustomEvent<{ actor: string; ops: Op[] }>).detail;
+  orientation.step(st.actor, st.ops ?? [], me?.actor.id ?? '');
+});
+
 function render(): void {
   if (!peer) return;
   draft = peer.draft();
-  if (sel && (!draft.sections[sel.sectionId] || (sel.componentId && !draft.sections[sel.sectionId]?.components[sel.componentId]))) sel = null;
+  if (sel && (!draft.sections[sel.sectionId] || (sel.componentId && !draft.sections[sel.sectionId]?.components[sel.componentId]))) {
+    const prev = sel;
+    sel = null;
+    const byMe = lastEdit !== null && lastEdit.what.startsWith('delete') && Date.now() - lastEdit.at < 3000;
+    orientation.selectionGone(prev, byMe, me?.actor.id ?? '');
+  }
+  orientation.seen(draft);
+  const t0 = performance.now();
   renderPresence();
   renderOutline();
+  const t1 = performance.now();
+  renderPalette();
   renderInspector();
+  const t2 = performance.now();
   renderOverlay();
+  timed(t0, t1, t2);
   clearTimeout(notesTimer);
   notesTimer = window.setTimeout(() => void refreshNotes(), 400);
 }
@@ -155,6 +242,15 @@ async function refreshNotes(): Promise<void> {
     }
     renderOverlay();
   } catch { /* the next edit retries */ }
+}
+
+// User Timing entries for the bench (services/preview/bench/build-view.bench.ts), kept bounded.
+let measured = 0;
+function timed(t0: number, t1: number, t2: number): void {
+  performance.measure('weft:outline', { start: t0, end: t1 });
+  performance.measure('weft:inspector', { start: t1, end: t2 });
+  performance.measure('weft:render', { start: t0 });
+  if (++measured % 500 === 0) for (const m of ['weft:outline', 'weft:inspector', 'weft:render']) performance.clearMeasures(m);
 }
 
 function renderPresence(): void {
@@ -200,7 +296,16 @@ function renderOverlay(): void {
     const gs = ghostSel(o.ghost);
     if (gs) boxes.push({ sel: gs, label: `${o.name} is writing ${ghostLabel(o.ghost)}`, color: o.color, kind: 'ghost' });
   }
+  for (const f of orientation.flashing()) boxes.push({ sel: f, label: 'new', color: '#16a34a', kind: 'flash' });
   overlay?.set(boxes);
+  overlay?.setCursors(others.flatMap((o) => (o.pointer ? [{ at: o.pointer, label: o.name, color: o.color }] : [])));
+  echo ??= new TypingEcho($('wb-frame') as HTMLIFrameElement, (t) => {
+    const v = draft.sections[t.sectionId]?.components[t.componentId]?.props?.[t.prop];
+    return typeof v === 'string' ? v : null;
+  });
+  // Your own typing too: your preview shows each keystroke before the edit is sent.
+  echo.update([...(typing ? [typing] : []), ...others.flatMap((o) => (o.typing ? [o.typing] : []))]);
+  if (echo.pending) setTimeout(() => schedule(), 500);
 }
 
 function btn(label: string, title: string, on: () => void, attrs: Record<string, string | boolean | undefined> = {}): HTMLButtonElement {
@@ -222,9 +327,10 @@ function renderOutline(): void {
       rowButton(secSel, `▤ ${sid}`, 'section'),
       avatarsFor(secSel),
       me?.write ? h('span', { class: 'wb-row-tools' },
-        btn('↑', `Move section ${sid} up`, () => edit(moveSectionOps(draft, sid, -1), 'move the section'), { disabled: si === 0 }),
-        btn('↓', `Move section ${sid} down`, () => edit(moveSectionOps(draft, sid, 1), 'move the section'), { disabled: si === draft.order.length - 1 }),
-        btn('✕', `Delete section ${sid}`, () => { edit(removeSectionOps(draft, sid), 'delete the section'); select(null); })) : null);
+        btn('↑', `Move section ${sid} up`, () => edit(moveSectionOps(draft, sid, -1), 'move the section', 'move'), { disabled: si === 0 }),
+        btn('↓', `Move section ${sid} down`, () => edit(moveSectionOps(draft, sid, 1), 'move the section', 'move'), { disabled: si === draft.order.length - 1 }),
+        btn('❏', `Duplicate section ${sid}`, () => { const d = duplicateSectionOps(draft, sid); if (d) { edit(d.ops, 'duplicate the section'); select({ sectionId: d.id }); } }),
+        btn('✕', `Delete section ${sid}`, () => { edit(removeSectionOps(sid), 'delete the section'); select(null); })) : null);
     head.append(row);
     const kids = h('ul', { role: 'group' });
     for (const [cid, depth] of walk(s)) {
@@ -242,15 +348,47 @@ function renderOutline(): void {
     const a = addSectionOps(draft);
     edit(a.ops, 'add a section');
     select({ sectionId: a.id });
-  }, { id: 'wb-add-section' })) : null;
-  host.replaceChildren(list, ...(tools ? [tools] : []));
+  }, { id: 'wb-add-section' }), draft.order.length > 0 ? starterButtons('wb-starters-more') : null) : null;
+  const empty = draft.order.length === 0 ? emptyState() : null;
+  host.replaceChildren(...(empty ? [empty] : [list]), ...(tools ? [tools] : []));
   if (active) host.querySelector<HTMLElement>(`[data-key="${CSS.escape(active)}"]`)?.focus({ preventScroll: true });
 }
 
 function rowButton(s: Sel, label: string, kind: string): HTMLButtonElement {
   const b = btn(label, `Select ${s.componentId ? `${kind} ${s.componentId}` : `section ${s.sectionId}`}`, () => select(s), { class: 'wb-pick', 'data-key': key(s), 'aria-selected': sel !== null && key(sel) === key(s) ? 'true' : 'false' });
   b.addEventListener('keydown', (e) => onTreeKey(e, s));
+  if (me?.write) {
+    // Drag a component row onto another row (after it) or the palette onto a row (into or after it).
+    if (s.componentId && s.componentId !== 'root') {
+      b.draggable = true;
+      b.addEventListener('dragstart', (e) => { e.dataTransfer?.setData(DRAG_MOVE, key(s)); if (e.dataTransfer) e.dataTransfer.effectAllowed = 'move'; });
+    }
+    b.addEventListener('dragover', (e) => { if (e.dataTransfer && isOurDrag(e.dataTransfer)) { e.preventDefault(); b.classList.add('wb-drop'); } });
+    b.addEventListener('dragleave', () => b.classList.remove('wb-drop'));
+    b.addEventListener('drop', (e) => { b.classList.remove('wb-drop'); if (!e.dataTransfer || !isOurDrag(e.dataTransfer)) return; e.preventDefault(); dropOn(s, e.dataTransfer); });
+  }
   return b;
+}
+
+// ---- drag and drop: palette → outline or preview; outline row → outline or preview ---------
+const DRAG_PALETTE = 'application/x-weft-palette';
+const DRAG_MOVE = 'application/x-weft-move';
+const isOurDrag = (dt: DataTransfer): boolean => me?.write === true && (dt.types.includes(DRAG_PALETTE) || dt.types.includes(DRAG_MOVE));
+
+function dropOn(at: Sel, dt: DataTransfer): void {
+  const s = draft.sections[at.sectionId];
+  if (!s) return;
+  const name = dt.getData(DRAG_PALETTE);
+  if (name && Object.hasOwn(catalog, name)) {
+    const e = catalog[name]!;
+    const a = addOps(s, at.componentId ?? 'root', paletteBlueprint(e.name, e.example), policyOf);
+    edit(a.ops, `add a ${e.name}`);
+    select({ sectionId: s.id, componentId: a.id });
+    return;
+  }
+  const [sid, cid] = dt.getData(DRAG_MOVE).split('/');
+  if (!cid || sid !== s.id) return; // a component moves within its section
+  edit(dropMoveOps(s, cid, at.componentId ?? 'root'), 'move', 'move');
 }
 
 /** Arrow keys walk the outline; Alt+arrows reorder; Delete removes (keyboard-only use). */
@@ -263,7 +401,7 @@ function onTreeKey(e: KeyboardEvent, s: Sel): void {
   } else if ((e.key === 'ArrowDown' || e.key === 'ArrowUp') && e.altKey && s.componentId) {
     e.preventDefault();
     const sec = draft.sections[s.sectionId];
-    if (sec) edit(reorderOps(sec, s.componentId, e.key === 'ArrowDown' ? 1 : -1), 'reorder');
+    if (sec) edit(reorderOps(sec, s.componentId, e.key === 'ArrowDown' ? 1 : -1), 'reorder', 'move');
   } else if (e.key === 'Delete' && s.componentId && s.componentId !== 'root') {
     e.preventDefault();
     const sec = draft.sections[s.sectionId];
@@ -321,9 +459,11 @@ function inspectorSignature(): string {
 }
 
 function fieldError(path: string): string | null {
-  for (const [p, m] of errors) if (p === path || p.startsWith(`${path}/`)) return m;
+  for (const [p, e] of errors) if (p === path || p.startsWith(`${path}/`)) return e.message;
   return null;
 }
+/** The field's text: what was typed when it could not be read, else `fallback`. */
+const shownText = (path: string, fallback: string): string => errors.get(path)?.typed ?? fallback;
 
 function componentPanel(s: SurfaceSection, cid: string, keepBound: string): Node[] {
   const c = s.components[cid]!;
@@ -342,19 +482,22 @@ function componentPanel(s: SurfaceSection, cid: string, keepBound: string): Node
   if (!ro) {
     const p = parents(s).get(cid);
     const tools = h('div', { class: 'wb-insp-tools' });
+    // The panel may outlive the tree it was drawn from (it is rebuilt only when this component
+    // changes): every tool reads the section as it is at the click.
+    const now = (): SurfaceSection => draft.sections[s.id] ?? s;
     if (cid !== 'root') {
       tools.append(
-        btn('↑ Up', 'Move up among siblings', () => edit(reorderOps(s, cid, -1), 'reorder')),
-        btn('↓ Down', 'Move down among siblings', () => edit(reorderOps(s, cid, 1), 'reorder')),
-        btn('Delete', `Delete ${cid} and what is inside it`, () => { edit(removeOps(s, cid), 'delete'); select({ sectionId: s.id }); }, { class: 'wb-danger', id: 'wb-delete' }));
+        btn('↑ Up', 'Move up among siblings', () => edit(reorderOps(now(), cid, -1), 'reorder', 'move'), { id: 'wb-up' }),
+        btn('↓ Down', 'Move down among siblings', () => edit(reorderOps(now(), cid, 1), 'reorder', 'move'), { id: 'wb-down' }),
+        btn('Duplicate', `Duplicate ${cid} and what is inside it`, () => { const d = duplicateOps(now(), cid); if (d) { edit(d.ops, 'duplicate'); select({ sectionId: s.id, componentId: d.id }); } }, { id: 'wb-duplicate' }),
+        btn('Delete', `Delete ${cid} and what is inside it`, () => { edit(removeOps(now(), cid), 'delete'); select({ sectionId: s.id }); }, { class: 'wb-danger', id: 'wb-delete' }));
       const targets = moveTargets(s, cid, policyOf);
       const mv = h('select', { 'aria-label': 'Move into another parent', id: 'wb-move-to', 'data-field': 'move' },
         h('option', { value: '' }, `Move into… (now in ${p ?? '?'})`), ...targets.map((t) => h('option', { value: t }, `${s.components[t]?.component} · ${t}`)));
-      mv.addEventListener('change', () => { if (mv.value) edit(reparentOps(s, cid, mv.value), 'move'); });
+      mv.addEventListener('change', () => { if (mv.value) edit(reparentOps(now(), cid, mv.value), 'move', 'move'); });
       tools.append(mv);
     }
     out.push(tools);
-    out.push(palette(s, cid));
     out.push(askAgent(s.id, cid));
   }
   return out;
@@ -381,7 +524,7 @@ function fieldRow(s: SurfaceSection, cid: string, f: FieldSpec, value: Json | un
   let control: HTMLElement;
   const commit = (raw: string | boolean): void => {
     const p = parseInput(f, raw);
-    if (!p.ok) { errors.set(path, p.message); inspectorSig = ''; schedule(); return; }
+    if (!p.ok) { errors.set(path, { message: p.message, typed: String(raw) }); inspectorSig = ''; schedule(); return; }
     errors.delete(path);
     set(p.value, path, value !== undefined, f.name);
   };
@@ -398,7 +541,10 @@ function fieldRow(s: SurfaceSection, cid: string, f: FieldSpec, value: Json | un
       if (ro || !peer || unbind) return;
       errors.delete(path);
       boundKey = k;
-      unbind = bindText(peer.doc, s.id, cid, f.name, i);
+      const again = retype?.key === k ? retype.value : undefined;
+      retype = null;
+      const onType = (value: string): void => { typing = { sectionId: s.id, componentId: cid, prop: f.name, value: value.slice(0, 2000) }; sendPresence(); };
+      unbind = bindText(peer.doc, s.id, cid, f.name, i, { onEnd: () => batch?.flush(), onUndo: fieldUndo, onType, ...(again === undefined ? {} : { retype: again }) });
       inspectorSig = inspectorSignature(); // binding alone is no reason to rebuild
     };
     i.addEventListener('focus', bind);
@@ -416,17 +562,17 @@ function fieldRow(s: SurfaceSection, cid: string, f: FieldSpec, value: Json | un
     control = h('label', { class: 'wb-check' }, i, h('span', {}, value === undefined ? 'off (default)' : value ? 'on' : 'off'));
   } else if (f.kind === 'number' || f.kind === 'integer') {
     const i = h('input', { ...common, type: 'number', step: f.kind === 'integer' ? '1' : 'any', min: f.min !== undefined ? String(f.min) : undefined, max: f.max !== undefined ? String(f.max) : undefined, placeholder: f.dflt !== undefined ? String(f.dflt) : '' });
-    i.value = typeof value === 'number' ? String(value) : '';
+    i.value = shownText(path, typeof value === 'number' ? String(value) : '');
     i.addEventListener('change', () => commit(i.value));
     control = i;
   } else if (f.kind === 'url') {
     const i = h('input', { ...common, type: 'text', spellcheck: 'false', placeholder: 'https://… or /path' });
-    i.value = typeof value === 'string' ? value : '';
+    i.value = shownText(path, typeof value === 'string' ? value : '');
     i.addEventListener('change', () => commit(i.value));
     control = i;
   } else {
     const t = h('textarea', { ...common, rows: '3', class: 'wb-mono', spellcheck: 'false', placeholder: f.kind === 'action' ? '{"action":"navigate","href":"/signup"}' : 'JSON' });
-    t.value = value === undefined ? '' : JSON.stringify(value, null, 1);
+    t.value = shownText(path, value === undefined ? '' : JSON.stringify(value, null, 1));
     t.addEventListener('change', () => commit(t.value));
     control = t;
   }
@@ -444,28 +590,87 @@ function set(v: Json | undefined, path: string, exists: boolean, what: string): 
 function jsonRow(name: string, text: string, value: Json | null, path: string, ro: boolean, placeholder: string, exists: boolean): HTMLElement {
   const err = fieldError(path);
   const t = h('textarea', { id: `wb-f-${name}`, 'data-field': name, rows: '2', class: 'wb-mono', spellcheck: 'false', placeholder, disabled: ro, 'aria-invalid': err ? 'true' : undefined });
-  t.value = value === null ? '' : JSON.stringify(value);
+  t.value = shownText(path, value === null ? '' : JSON.stringify(value));
   t.addEventListener('change', () => {
     if (t.value.trim() === '') { errors.delete(path); set(undefined, path, exists, name); return; }
-    try { const v = JSON.parse(t.value) as Json; errors.delete(path); set(v, path, exists, name); } catch (e) { errors.set(path, `Not valid JSON: ${(e as Error).message}`); inspectorSig = ''; schedule(); }
+    try { const v = JSON.parse(t.value) as Json; errors.delete(path); set(v, path, exists, name); } catch (e) { errors.set(path, { message: `Not valid JSON: ${(e as Error).message}`, typed: t.value }); inspectorSig = ''; schedule(); }
   });
   return h('div', { class: 'wb-field', 'data-prop': name }, h('div', { class: 'wb-field-head' }, label(text, name)), t,
     err ? h('p', { class: 'wb-field-error', role: 'alert' }, err) : null);
 }
 
-function palette(s: SurfaceSection, cid: string): HTMLElement {
-  const groups = new Map<string, Entry[]>();
-  for (const e of Object.values(catalog)) groups.set(e.group, [...(groups.get(e.group) ?? []), e]);
-  const pick = h('select', { id: 'wb-palette', 'aria-label': 'Component to add', 'data-field': 'palette' },
-    ...[...groups].map(([g, es]) => { const og = h('optgroup', { label: g }); og.append(...es.map((e) => h('option', { value: e.name }, e.name))); return og; }));
-  const add = btn('Add', 'Add the component inside (or after) the selected one', () => {
-    const e = catalog[pick.value];
-    if (!e) return;
-    const a = addOps(s, cid, e.name, e.example, policyOf);
-    edit(a.ops, `add a ${e.name}`);
-    select({ sectionId: s.id, componentId: a.id });
-  }, { id: 'wb-add', class: 'wb-primary' });
-  return h('div', { class: 'wb-palette' }, h('h3', {}, 'Add a component'), h('div', { class: 'wb-inline' }, pick, add));
+// ---- palette and empty state -------------------------------------------------------------
+const GROUPS: [string, string][] = [['layout', 'Layout'], ['content', 'Content'], ['interactive', 'Interactive'], ['block', 'Blocks']];
+
+/** Adds a catalog component where the selection is (inside it, after it), else at the end of the last section; on an empty page, in a new section. */
+function addFromPalette(name: string): void {
+  const e = catalog[name];
+  if (!e) return;
+  const bp = paletteBlueprint(e.name, e.example);
+  const sid = sel?.sectionId ?? draft.order[draft.order.length - 1];
+  const s = sid ? draft.sections[sid] : undefined;
+  if (!s || !s.components['root']) {
+    const a = addSectionOps(draft);
+    edit(a.ops, 'add a section');
+    // The new section's tree is local right away; the component goes into its root.
+    const fresh = peer?.draft().sections[a.id];
+    if (fresh) { const c = addOps(fresh, 'root', bp, policyOf); edit(c.ops, `add a ${e.name}`); select({ sectionId: a.id, componentId: c.id }); }
+    return;
+  }
+  const a = addOps(s, sel?.sectionId === s.id ? (sel.componentId ?? 'root') : 'root', bp, policyOf);
+  edit(a.ops, `add a ${e.name}`);
+  select({ sectionId: s.id, componentId: a.id });
+}
+
+function renderPalette(): void {
+  const host = document.getElementById('wb-palette');
+  if (!host) return;
+  host.hidden = !me?.write;
+  if (host.childElementCount > 0) return; // built once; the filter works on it in place
+  const search = h('input', { type: 'search', id: 'wb-palette-search', placeholder: 'Search components…', 'aria-label': 'Search components', spellcheck: 'false' });
+  const groups: HTMLElement[] = [];
+  for (const [g, title] of GROUPS) {
+    const es = Object.values(catalog).filter((e) => e.group === g);
+    if (es.length === 0) continue;
+    const grid = h('div', { class: 'wb-pal-grid' }, ...es.map((e) => btn(e.name, `Add a ${e.name}: ${e.description}`, () => addFromPalette(e.name), { class: 'wb-pal-item', 'data-palette': e.name, 'data-search': `${e.name} ${e.description}`.toLowerCase(), draggable: 'true' })));
+    for (const b of grid.querySelectorAll<HTMLElement>('.wb-pal-item')) b.addEventListener('dragstart', (ev) => { ev.dataTransfer?.setData(DRAG_PALETTE, b.getAttribute('data-palette') ?? ''); if (ev.dataTransfer) ev.dataTransfer.effectAllowed = 'copy'; });
+    groups.push(h('div', { class: 'wb-pal-group', 'data-group': g }, h('h3', {}, title), grid));
+  }
+  const none = h('p', { class: 'wb-muted', id: 'wb-palette-none', hidden: true }, 'No component matches.');
+  search.addEventListener('input', () => {
+    paletteQuery = search.value.trim().toLowerCase();
+    let any = false;
+    for (const g of groups) {
+      let shown = 0;
+      for (const b of g.querySelectorAll<HTMLElement>('.wb-pal-item')) {
+        const on = paletteQuery === '' || (b.getAttribute('data-search') ?? '').includes(paletteQuery);
+        b.hidden = !on;
+        if (on) shown++;
+      }
+      g.hidden = shown === 0;
+      any ||= shown > 0;
+    }
+    none.hidden = any;
+  });
+  host.replaceChildren(h('h2', {}, 'Add'), search, ...groups, none);
+}
+
+/** What an empty page offers: whole sections to start from, made of catalog components. */
+function emptyState(): HTMLElement {
+  const box = h('div', { class: 'wb-empty-state', id: 'wb-empty' },
+    h('p', { class: 'wb-empty-title' }, 'This page is empty.'),
+    h('p', { class: 'wb-muted' }, me?.write ? 'Start with a section, or pick any component under Add.' : 'Nothing has been built yet.'));
+  if (me?.write) box.append(starterButtons('wb-starters'));
+  return box;
+}
+
+/** One button per starter section (on an empty page big, under the outline small). */
+function starterButtons(cls: string): HTMLElement {
+  return h('div', { class: cls }, ...STARTERS.map((st) => btn(st.label, `Add a ${st.label} section: ${st.description}`, () => {
+    const a = starterSectionOps(draft.sections, st);
+    edit(a.ops, `add a ${st.label} section`);
+    select({ sectionId: a.id });
+  }, { class: 'wb-starter', 'data-starter': st.id })));
 }
 
 // "Ask the agent about this": POST /agent/briefs with the selected component's scope and this
@@ -562,6 +767,5 @@ function sectionPanel(s: SurfaceSection): Node[] {
     data.append(h('div', { class: 'wb-inline' }, k, add));
   }
   out.push(data);
-  if (!ro && s.components['root']) out.push(palette(s, 'root'));
   return out;
 }

@@ -2,6 +2,8 @@
 // reorder and delete. Every edit is a list of JSON Patch ops applied through the Y.Doc, so the
 // server's pipeline judges it like anyone else's (a refused list snaps back as a whole).
 import type { Draft, JsonObject, Op, SurfaceSection } from '@weft/core';
+import { blueprintOps } from './blueprints.ts';
+import type { Blueprint } from './blueprints.ts';
 
 export interface Sel { sectionId: string; componentId?: string }
 
@@ -52,23 +54,32 @@ export const accepts = (policy: ChildrenPolicy | undefined, kind: string): boole
   policy === 'any' || (Array.isArray(policy) && policy.includes(kind));
 
 /**
- * Ops that add a component of `kind` with `props`: inside the selected component when it takes
- * that kind of child, else after it in its parent, else at the end of root.
+ * Ops that add `bp` (a component, maybe with children): inside the selected component when it
+ * takes that kind of child, else after it in its parent, else at the end of root.
  */
-export function addOps(s: SurfaceSection, sel: string | undefined, kind: string, props: JsonObject, policyOf: (name: string) => ChildrenPolicy | undefined): { id: string; ops: Op[] } {
-  const id = freshId(s, kind);
-  const value = { id, component: kind, props } as unknown as JsonObject;
-  const add: Op = { op: 'add', path: compPath(s.id, id), value };
+export function addOps(s: SurfaceSection, sel: string | undefined, bp: Blueprint, policyOf: (name: string) => ChildrenPolicy | undefined): { id: string; ops: Op[] } {
+  const { id, ops } = blueprintOps(s, bp);
   const target = sel && s.components[sel];
-  if (target && accepts(policyOf(target.component), kind)) {
-    return { id, ops: [add, appendChild(s, target.id, id)] };
-  }
+  if (target && accepts(policyOf(target.component), bp.component)) return { id, ops: [...ops, appendChild(s, target.id, id)] };
   const p = sel ? parents(s).get(sel) : undefined;
   if (sel && p) {
     const i = (s.components[p]?.children ?? []).indexOf(sel);
-    return { id, ops: [add, { op: 'add', path: `${compPath(s.id, p)}/children/${i + 1}`, value: id }] };
+    return { id, ops: [...ops, { op: 'add', path: `${compPath(s.id, p)}/children/${i + 1}`, value: id }] };
   }
-  return { id, ops: [add, appendChild(s, 'root', id)] };
+  return { id, ops: [...ops, appendChild(s, 'root', id)] };
+}
+
+/** Ops that copy `id` and everything under it (fresh ids), placed right after it. */
+export function duplicateOps(s: SurfaceSection, id: string): { id: string; ops: Op[] } | null {
+  const p = parents(s).get(id);
+  if (id === 'root' || !p) return null;
+  const copy = (x: string): Blueprint => {
+    const c = s.components[x]!;
+    return { component: c.component, ...(c.props ? { props: structuredClone(c.props) } : {}), children: (c.children ?? []).filter((k) => s.components[k]).map(copy) };
+  };
+  const made = blueprintOps(s, copy(id));
+  const i = (s.components[p]?.children ?? []).indexOf(id);
+  return { id: made.id, ops: [...made.ops, { op: 'add', path: `${compPath(s.id, p)}/children/${i + 1}`, value: made.id }] };
 }
 
 /** Appends `id` to `parent`'s children, creating the list when the parent has none yet. */
@@ -119,10 +130,13 @@ export function moveTargets(s: SurfaceSection, id: string, policyOf: (name: stri
   return walk(s).map(([x]) => x).filter((x) => !under.has(x) && x !== p && accepts(policyOf(s.components[x]?.component ?? ''), kind));
 }
 
-/** A new section: a root Stack with one heading, appended to the page order. */
+/**
+ * A new section: a root Stack with one heading. Only the section is added: the server's repair
+ * appends it to the page order (sending that too would list it twice).
+ */
 export function addSectionOps(d: Draft, catalogId = 'weft@1'): { id: string; ops: Op[] } {
   let n = d.order.length + 1;
-  while (d.sections[`section-${n}`]) n++;
+  while (Object.hasOwn(d.sections, `section-${n}`)) n++;
   const id = `section-${n}`;
   const value = {
     id, kind: 'surface', catalog: catalogId, data: {},
@@ -131,12 +145,25 @@ export function addSectionOps(d: Draft, catalogId = 'weft@1'): { id: string; ops
       'heading-1': { id: 'heading-1', component: 'Heading', props: { text: 'New section', level: 2 } },
     },
   } as unknown as JsonObject;
-  return { id, ops: [{ op: 'add', path: `/sections/${esc(id)}`, value }, { op: 'add', path: '/order/-', value: id }] };
+  return { id, ops: [{ op: 'add', path: `/sections/${esc(id)}`, value }] };
 }
 
-export function removeSectionOps(d: Draft, id: string): Op[] {
-  const i = d.order.indexOf(id);
-  return [...(i >= 0 ? [{ op: 'remove', path: `/order/${i}` } as Op] : []), { op: 'remove', path: `/sections/${esc(id)}` }];
+/** Removing a section: the server's repair takes it out of order too. */
+export function removeSectionOps(id: string): Op[] {
+  return [{ op: 'remove', path: `/sections/${esc(id)}` }];
+}
+
+/** A copy of a section (same components, data and style) placed right after it in the order. */
+export function duplicateSectionOps(d: Draft, sid: string): { id: string; ops: Op[] } | null {
+  const s = d.sections[sid];
+  const i = d.order.indexOf(sid);
+  if (!s || i < 0) return null;
+  const stem = sid.replace(/-copy(-\d+)?$/, '').slice(0, 30);
+  let id = `${stem}-copy`;
+  for (let n = 2; Object.hasOwn(d.sections, id); n++) id = `${stem}-copy-${n}`;
+  const value = { ...structuredClone(s), id } as unknown as JsonObject;
+  // One transaction: the section and its place in order, judged as a whole (@weft/ydoc).
+  return { id, ops: [{ op: 'add', path: `/sections/${esc(id)}`, value }, { op: 'add', path: `/order/${i + 1}`, value: id }] };
 }
 
 export function moveSectionOps(d: Draft, id: string, dir: -1 | 1): Op[] {
@@ -144,4 +171,31 @@ export function moveSectionOps(d: Draft, id: string, dir: -1 | 1): Op[] {
   const j = i + dir;
   if (i < 0 || j < 0 || j >= d.order.length) return [];
   return [{ op: 'move', from: `/order/${i}`, path: `/order/${j}` }];
+}
+
+/**
+ * Ops that put `id` right after `target` in target's parent (onto root: first in root) — what a
+ * drop on an outline row means. One `move` within the same parent; else out of one, into the
+ * other. Nothing when it would not change anything or would put a component inside itself.
+ */
+export function dropMoveOps(s: SurfaceSection, id: string, target: string): Op[] {
+  if (id === 'root' || id === target || subtree(s, id).includes(target)) return [];
+  const ps = parents(s);
+  const from = ps.get(id);
+  if (!from) return [];
+  const to = target === 'root' ? 'root' : ps.get(target);
+  if (!to) return [];
+  const fromKids = s.components[from]?.children ?? [];
+  const toKids = s.components[to]?.children ?? [];
+  const i = fromKids.indexOf(id);
+  let j = target === 'root' ? 0 : toKids.indexOf(target) + 1;
+  if (from === to) {
+    if (j > i) j -= 1; // the list is one shorter once it is taken out
+    if (i === j) return [];
+    return [{ op: 'move', from: `${compPath(s.id, from)}/children/${i}`, path: `${compPath(s.id, to)}/children/${j}` }];
+  }
+  return [
+    { op: 'remove', path: `${compPath(s.id, from)}/children/${i}` },
+    { op: 'add', path: `${compPath(s.id, to)}/children/${j}`, value: id },
+  ];
 }

@@ -1,6 +1,7 @@
 // Text props that people type into are Y.Text inside a props Y.Map (shared/ydoc supports both
-// shapes), so two typists in one field merge character by character; each change still leaves
-// the doc as a `replace …/props/<name>` op that the server validates and logs.
+// shapes), so two typists in one field merge character by character; each field edit (sent as
+// one update, typing-batch.ts) leaves the doc as one `replace …/props/<name>` op that the server
+// validates and logs.
 import * as Y from 'yjs';
 import { SECTIONS_ROOT } from '@weft/ydoc';
 import { diffText, shiftCaret } from './text-diff.ts';
@@ -43,14 +44,35 @@ export function currentText(doc: Y.Doc, sid: string, cid: string, name: string):
   return v instanceof Y.Text ? v : null;
 }
 
+/** The prop's value when it is a plain string (not a Y.Text); null otherwise. */
+function plainValue(doc: Y.Doc, sid: string, cid: string, name: string): string | null {
+  const p = compMap(doc, sid, cid)?.get('props');
+  const v = p instanceof Y.Map ? p.get(name) : p && typeof p === 'object' ? (p as Record<string, unknown>)[name] : undefined;
+  return typeof v === 'string' ? v : null;
+}
+
 /**
  * Binds an input to the prop's Y.Text: local input → minimal insert/delete; remote changes →
  * the input's value with the caret kept in place. Returns the unbind function.
  */
-export function bindText(doc: Y.Doc, sid: string, cid: string, name: string, input: HTMLInputElement | HTMLTextAreaElement): () => void {
-  let text = ensureText(doc, sid, cid, name);
-  if (!text) return () => {};
-  let shown = text.toString();
+export interface BindOptions {
+  /** The field's edit ended (blur): send what typing holds (typing-batch.ts). */
+  onEnd?: () => void;
+  /** Ctrl/Cmd+Z (Shift: redo) inside the field: the app's undo, not the browser's. */
+  onUndo?: (mode: 'undo' | 'redo') => void;
+  /** Text the person had typed that the doc lacks (it was replaced meanwhile): typed again. */
+  retype?: string;
+  /** After each keystroke, with the field's text (shown to the others before it is sent). */
+  onType?: (value: string) => void;
+}
+
+export function bindText(doc: Y.Doc, sid: string, cid: string, name: string, input: HTMLInputElement | HTMLTextAreaElement, o: BindOptions = {}): () => void {
+  // The prop becomes a Y.Text when the field is bound (focus), sent at once so that two people
+  // starting to type share one Y.Text (an equal value in another form: no step, @weft/ydoc).
+  const first = ensureText(doc, sid, cid, name);
+  if (!first) return () => {}; // not a string prop
+  let text: Y.Text | null = null;
+  let shown = first.toString();
   if (input.value !== shown) input.value = shown;
   const onRemote = (e: Y.YTextEvent, tr: Y.Transaction): void => {
     if (tr.local && tr.origin === input) return;
@@ -68,25 +90,64 @@ export function bindText(doc: Y.Doc, sid: string, cid: string, name: string, inp
         start = shiftCaret(start, ed); end = shiftCaret(end, ed);
       }
     }
-    shown = text!.toString();
+    shown = e.target.toString();
     input.value = shown;
     if (document.activeElement === input) input.setSelectionRange(start, end);
   };
-  const attach = (t: Y.Text): void => { text = t; t.observe(onRemote); };
-  attach(text);
+  const follow = (t: Y.Text | null): void => {
+    if (t === text) return;
+    text?.unobserve(onRemote);
+    text = t;
+    text?.observe(onRemote);
+  };
+  follow(currentText(doc, sid, cid, name));
+  // Someone replaced the prop itself (an undo, an HTTP write: a plain string where the Y.Text
+  // was): show what is there now; the next keystroke turns it into a Y.Text again.
+  const onTransaction = (tr: Y.Transaction): void => {
+    if (tr.origin === input) return;
+    const now = currentText(doc, sid, cid, name);
+    if (now === text) return;
+    follow(now);
+    const value = now ? now.toString() : plainValue(doc, sid, cid, name);
+    if (!now && document.activeElement === input) queueMicrotask(() => follow(ensureText(doc, sid, cid, name)));
+    if (value === null || value === shown) return;
+    shown = value;
+    input.value = value;
+  };
+  doc.on('afterTransaction', onTransaction);
   const onInput = (): void => {
-    // Someone may have replaced the prop (an HTTP write, another peer's conversion): rebind.
-    const now = currentText(doc, sid, cid, name) ?? ensureText(doc, sid, cid, name);
-    if (!now) return;
-    if (now !== text) { text!.unobserve(onRemote); attach(now); shown = now.toString(); }
-    const ed = diffText(shown, input.value, input.selectionStart ?? undefined);
-    shown = input.value;
-    if (!ed) return;
+    const typed = input.value;
     doc.transact(() => {
-      if (ed.remove > 0) text!.delete(ed.index, ed.remove);
-      if (ed.insert !== '') text!.insert(ed.index, ed.insert);
+      const t = currentText(doc, sid, cid, name) ?? ensureText(doc, sid, cid, name);
+      if (!t) return;
+      follow(t);
+      const ed = diffText(t.toString(), typed, input.selectionStart ?? undefined);
+      if (!ed) return;
+      if (ed.remove > 0) t.delete(ed.index, ed.remove);
+      if (ed.insert !== '') t.insert(ed.index, ed.insert);
     }, input);
+    shown = typed;
+    o.onType?.(typed);
+  };
+  const onBlur = (): void => o.onEnd?.();
+  const onKey = (ev: Event): void => {
+    const e = ev as KeyboardEvent;
+    if (!(e.ctrlKey || e.metaKey) || e.key.toLowerCase() !== 'z' || !o.onUndo) return;
+    e.preventDefault();
+    o.onUndo(e.shiftKey ? 'redo' : 'undo');
   };
   input.addEventListener('input', onInput);
-  return () => { input.removeEventListener('input', onInput); text?.unobserve(onRemote); };
+  input.addEventListener('blur', onBlur);
+  input.addEventListener('keydown', onKey);
+  if (o.retype !== undefined && o.retype !== shown) {
+    input.value = o.retype;
+    onInput();
+  }
+  return () => {
+    input.removeEventListener('input', onInput);
+    input.removeEventListener('blur', onBlur);
+    input.removeEventListener('keydown', onKey);
+    doc.off('afterTransaction', onTransaction);
+    follow(null);
+  };
 }
