@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { refusedEvent, stepEvents } from '@weft/protocol';
 import type { AgUiEvent } from '@weft/protocol';
 import type { SessionConfig } from './config.ts';
-import { consoleLogger } from './context.ts';
+import { createLogger, probes } from '@weft/ops';
 import type { Ctx, Deps } from './context.ts';
 import { Auth } from './http/auth.ts';
 import { registerAdmin } from './http/admin.ts';
@@ -15,7 +15,7 @@ import { registerStream } from './http/stream.ts';
 import { SessionManager } from './live/sessions.ts';
 import { SseHub } from './live/sse.ts';
 import { Turns } from './live/turns.ts';
-import { Metrics } from './metrics.ts';
+import { sessionMetrics } from './metrics.ts';
 import { RoomManager } from './rooms/room-manager.ts';
 import type { CommittedStep } from './rooms/types.ts';
 
@@ -51,26 +51,27 @@ export interface App {
 /** Builds the session service without listening (CONVENTIONS.md §3: build apart from listen). */
 export function build(deps: Deps, config: SessionConfig, extensions: Extension[] = []): App {
   const now = deps.now ?? Date.now;
-  const log = deps.log ?? consoleLogger;
-  const metrics = new Metrics();
+  const log = deps.log ?? createLogger({ service: 'session' });
+  const metrics = sessionMetrics(deps.registry);
   const sse = new SseHub();
   const turns = new Turns();
   const listeners: ((steps: CommittedStep[]) => void)[] = [];
 
   const publish = (draftId: string, version: number, events: AgUiEvent[]): void => {
     sse.publish(draftId, version, events);
-    deps.bus.publish(draftId, { draftId, version, events }).catch((e: unknown) => {
-      metrics.inc('weft_bus_publish_failed_total', 1, 'Notifications not published (consumers refill from the log)');
+    const done = metrics.fanoutSeconds.startTimer();
+    deps.bus.publish(draftId, { draftId, version, events }).then(() => done({ outcome: 'ok' }), (e: unknown) => {
+      done({ outcome: 'failed' }); // consumers refill from the log
       log.warn('bus publish failed', { draftId, version, error: String(e) });
     });
   };
 
   const onCommitted = (steps: CommittedStep[]): void => {
-    metrics.inc('weft_steps_committed_total', steps.length, 'Steps committed to the log');
-    metrics.inc('weft_commit_batches_total', 1, 'Group-commit transactions');
+    metrics.stepsCommitted.inc(steps.length);
+    metrics.commitBatchSteps.observe(steps.length);
     for (const s of steps) {
-      metrics.inc('weft_ops_applied_total', s.ops.length, 'Ops applied');
-      metrics.inc('weft_ops_refused_total', s.refused.length, 'Ops refused');
+      metrics.opsApplied.inc(s.ops.length);
+      for (const r of s.refused) metrics.opsRefused.inc({ rule: r.rule });
       const events: AgUiEvent[] = [];
       if (s.turnId) {
         const started = turns.begin(s.draftId, s.turnId, s.actor.id, s.version, s.createdAt);
@@ -97,7 +98,7 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
     store: deps.store, now, opsPerTurn: config.opsPerTurn, opsPerSecond: config.opsPerSecond, maxBatch: config.maxBatch, onCommitted,
     // A step refused whole writes no version, but watchers still see the refusal (activity feeds).
     onRefused: (draftId, r) => {
-      metrics.inc('weft_ops_refused_total', r.refused.length, 'Ops refused');
+      for (const x of r.refused) metrics.opsRefused.inc({ rule: x.rule });
       sse.publish(draftId, null, [refusedEvent(r.refused, { version: r.version, opId: r.opId, actor: r.actor, turnId: r.turnId }, now())]);
     },
   });
@@ -108,9 +109,8 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
     const room = rooms.peek(draftId);
     // Not a new version: SSE frames without an id (the hub would skip a repeated version).
     sse.publish(draftId, null, done.events);
-    deps.bus.publish(draftId, { draftId, version: room?.committedVersion ?? 0, events: done.events }).catch(() => {
-      metrics.inc('weft_bus_publish_failed_total', 1);
-    });
+    const fanout = metrics.fanoutSeconds.startTimer();
+    deps.bus.publish(draftId, { draftId, version: room?.committedVersion ?? 0, events: done.events }).then(() => fanout({ outcome: 'ok' }), () => fanout({ outcome: 'failed' }));
     deps.sessions.finishTurn(`${draftId}/${turnId}`, { opCount: done.summary['ops'] ?? 0, summary: done.summary })
       .catch((e: unknown) => log.warn('turn audit finish failed', { error: String(e) }));
     return done.summary;
@@ -122,9 +122,11 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
     config, store: deps.store, tokens: deps.tokens, sessions, bus: deps.bus, now, log,
     auth: new Auth(config.adminToken, deps.tokens, now), rooms, sse, turns, metrics, finishTurn,
   };
-  metrics.gauge('weft_rooms_open', () => rooms.size, 'Drafts loaded in memory');
-  metrics.gauge('weft_sse_clients', () => sse.count, 'Open SSE streams');
-  metrics.gauge('weft_sessions_open', () => sessions.count, 'Open build sessions');
+  metrics.gauge('weft_rooms_open', 'Drafts loaded in memory', () => rooms.size);
+  metrics.gauge('weft_sse_clients', 'Open SSE streams', () => sse.count);
+  metrics.gauge('weft_sessions_open', 'Open build sessions', () => sessions.count);
+  // Readiness (GET /readyz) apart from liveness (GET /healthz): the log's database and the bus.
+  const ops = probes('session', metrics.registry, { database: () => deps.store.ping().then(() => true), bus: () => deps.bus.connected });
 
   const router = new Router();
   registerAdmin(router, ctx);
@@ -146,25 +148,26 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
     ctx,
     router,
     handle(req, res) {
+      if (req.url?.startsWith('/readyz') && ops.handle(req, res)) return;
       const url = new URL(req.url ?? '/', 'http://localhost');
       const m = router.match(req.method ?? 'GET', url.pathname);
       if (m === null) return sendError(res, new HttpError('NOT_FOUND', `No route ${req.method} ${url.pathname}.`));
       if (m === 'method') return sendError(res, new HttpError('BAD_REQUEST', `Method ${req.method} is not allowed on ${url.pathname}.`));
       m.handler({ req, res, params: m.params, url }).catch((e: unknown) => {
         if (e instanceof HttpError) {
-          metrics.inc('weft_http_errors_total', 1, 'Typed HTTP errors');
+          metrics.httpErrors.inc({ code: e.code });
           if (!res.headersSent) sendError(res, e);
           else res.end();
           return;
         }
         if (isDatabaseUnavailable(e)) {
-          metrics.inc('weft_http_unavailable_total', 1, 'Requests answered 503 while the database was unreachable');
+          metrics.httpErrors.inc({ code: 'UNAVAILABLE' });
           if (!res.headersSent) sendError(res, new HttpError('UNAVAILABLE', 'The database is unreachable; retry shortly (writes: with the same opId).'));
           else res.end();
           return;
         }
-        log.error('unhandled error', { path: url.pathname, error: e instanceof Error ? e.stack ?? e.message : String(e) });
-        metrics.inc('weft_http_internal_errors_total', 1, 'Unexpected errors');
+        log.error('unhandled error', { path: url.pathname, reqId: req.id, err: e });
+        metrics.httpErrors.inc({ code: 'INTERNAL' });
         if (!res.headersSent) sendError(res, new HttpError('INTERNAL'));
         else res.end();
       });

@@ -137,7 +137,7 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
             // Hostile or unreadable input, or an old epoch: close the socket itself with our code
             // (Hocuspocus's own per-document close carries only a reason).
             if (e instanceof CloseError) {
-              if (e.code !== CloseCode.CONFLICT) ctx.metrics.inc('weft_yjs_closed_total', 1, 'Connections closed for malformed, oversized or forged updates');
+              if (e.code !== CloseCode.CONFLICT) ctx.metrics.yjsClosed.inc({ code: String(e.code) });
               closeSocket(connection, e.code, e.reason);
             }
             throw e;
@@ -250,7 +250,7 @@ async function guardUpdate(ctx: Ctx, dd: DraftDoc, connection: Connection, updat
     repairs: [], changedIds: changedIds(tried.ops),
   };
   connection.sendStateless(JSON.stringify(msg));
-  ctx.metrics.inc('weft_yjs_refused_total', 1, 'Peer Yjs updates reverted');
+  ctx.metrics.yjsRefused.inc();
 }
 
 /**

@@ -58,7 +58,7 @@ export async function submitAs(ctx: Ctx, p: Principal, draftId: string, body: Re
     ops: body.ops,
     actor: p.actor,
   });
-  ctx.metrics.observe('weft_ack_ms', performance.now() - t0, 'Submit to acknowledgement (commit included)');
+  ctx.metrics.ackSeconds.observe({ outcome: out.ok ? 'ok' : out.error.code }, (performance.now() - t0) / 1000);
   return out;
 }
 
