@@ -10,7 +10,7 @@ export const SERVICES = ['session', 'preview', 'checkpointer'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
 export const launcherEnv = {
-  WEFT_SERVICES: list('Which services this process runs; fewer than all needs DATABASE_URL (the embedded PGlite lives inside one process) and NATS_URL', SERVICES, SERVICES),
+  WEFT_SERVICES: list('Which services this process runs; fewer than all needs DATABASE_URL (the embedded PGlite lives inside one process), and NATS_URL to reach the others', SERVICES, SERVICES),
 } as const;
 
 /** Every variable a Weft process reads, by the part that reads it (docs/config.md). */

@@ -24,7 +24,6 @@ function readConfig(env: NodeJS.ProcessEnv) {
   const logging = parseEnv(logEnv, env);
   const base = parseConfig(env);
   if (!base.databaseUrl && services.size < SERVICES.length) throw new ConfigError('WEFT_SERVICES', 'fewer than all services needs DATABASE_URL (the embedded PGlite lives inside one process)');
-  if (!base.natsUrl && services.size < SERVICES.length) throw new ConfigError('WEFT_SERVICES', 'fewer than all services needs NATS_URL (the in-process bus lives inside one process)');
   return {
     services, logging, base,
     preview: parsePreviewConfig(env, null),
@@ -95,13 +94,15 @@ async function main(): Promise<void> {
     };
   }
 
-  log.info('weft running', {
+  // Test harnesses and scripts wait for "Weft is running at <url> " in this line.
+  log.info(`Weft is running at ${url} (${[...services].join(', ')})`, {
     url, services: [...services],
     storage: config.databaseUrl ? 'postgres' : 'pglite', bus: config.natsUrl ? 'nats' : 'in-process',
     model: cfg.model.ok ? cfg.model.value.model : null,
   });
-  // A person at a terminal (`npm start`) gets the two things to do next; containers do not.
-  if (process.stderr.isTTY && services.has('session')) {
+  // A person at a terminal (`npm start`), or one whose admin token was just made, gets it and the
+  // two things to do next on stderr; containers given WEFT_ADMIN_TOKEN get only JSON lines.
+  if (services.has('session') && (process.stderr.isTTY || cfg.base.adminToken === null)) {
     process.stderr.write(`
   Weft is running at ${url}   (${[...services].join(', ')})
     storage: ${config.databaseUrl ? 'Postgres (DATABASE_URL)' : `embedded PGlite in ${join(dataDir, 'pglite')}`}

@@ -1,0 +1,156 @@
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, freePort, lintMetrics, natsUrl } from '@weft/testing';
+import type { TestDatabase } from '@weft/testing';
+// @ts-expect-error — a plain .mjs script without types.
+import { buildAll } from '../../../infra/scripts/build.mjs';
+
+// The compose layout without Docker: the built JavaScript (`node dist/launcher.js`, no tsx) as
+// three processes — session, preview, checkpointer — on real Postgres and nats-server, each
+// checked through its HTTP endpoints and its stdout, the way an operator sees them.
+const ROOT = resolve(import.meta.dirname, '..', '..', '..');
+const ADMIN = `wft_admin_${randomBytes(12).toString('hex')}`;
+const DRAFT = `ops-${randomBytes(4).toString('hex')}`;
+
+interface Proc { name: string; url: string; child: ChildProcess; out: () => string }
+let out: string;
+let db: TestDatabase;
+const procs: Record<string, Proc> = {};
+
+async function startService(name: string, extra: Record<string, string> = {}): Promise<Proc> {
+  const port = await freePort();
+  let text = '';
+  const child = spawn(process.execPath, [join(out, 'launcher.js')], {
+    cwd: mkdtempSync(join(tmpdir(), 'weft-built-')),
+    env: {
+      PATH: process.env['PATH'] ?? '', DATABASE_URL: db.url, NATS_URL: natsUrl(), WEFT_ADMIN_TOKEN: ADMIN, WEFT_SERVICES: name,
+      HOST: '127.0.0.1', PORT: String(port), WEFT_NODE_ID: `${name}-1`, WEFT_PREVIEW_SECRET: 'test-secret', WEFT_DATA_DIR: mkdtempSync(join(tmpdir(), 'weft-data-')), ...extra,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d: Buffer) => { text += d.toString(); });
+  child.stderr!.on('data', (d: Buffer) => { text += d.toString(); });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`${name} exited ${child.exitCode}:\n${text}`);
+    const ok = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (i > 600) throw new Error(`${name} not ready after 60 s:\n${text}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { name, url, child, out: () => text };
+}
+
+const api = (path: string, init: RequestInit = {}): Promise<Response> =>
+  fetch(`${procs['session']!.url}${path}`, { ...init, headers: { authorization: `Bearer ${ADMIN}`, ...init.headers } });
+
+beforeAll(async () => {
+  out = mkdtempSync(join(ROOT, 'node_modules', '.weft-built-'));
+  await buildAll(out);
+  db = await createTestDatabase();
+  // The session first: it migrates the database (the others would too; one at a time is quicker here).
+  procs['session'] = await startService('session');
+  const [preview, checkpointer] = await Promise.all([startService('preview'), startService('checkpointer', { WEFT_CHECKPOINT_QUIET_MS: '100' })]);
+  procs['preview'] = preview;
+  procs['checkpointer'] = checkpointer;
+});
+
+afterAll(async () => {
+  await Promise.all(Object.values(procs).map((p) => new Promise<void>((r) => {
+    if (p.child.exitCode !== null) return r();
+    p.child.once('exit', () => r());
+    p.child.kill('SIGTERM');
+  })));
+  await db?.drop();
+  if (out) rmSync(out, { recursive: true, force: true });
+});
+
+describe('the built services, as compose runs them', () => {
+  it('each answers /healthz (alive) and /readyz (database and bus reachable)', async () => {
+    for (const p of Object.values(procs)) {
+      expect((await fetch(`${p.url}/healthz`)).status, p.name).toBe(200);
+      const ready = await (await fetch(`${p.url}/readyz`)).json() as { ok: boolean; checks: Record<string, boolean> };
+      expect(ready, p.name).toMatchObject({ ok: true, checks: { database: true, bus: true } });
+    }
+  });
+
+  it('ops through the session reach the preview and the checkpointer over NATS; the request id is echoed', async () => {
+    expect((await api('/v1/drafts', { method: 'POST', body: JSON.stringify({ id: DRAFT, title: 'Ops' }) })).status).toBe(201);
+    const res = await api(`/v1/drafts/${DRAFT}/ops`, {
+      method: 'POST', headers: { 'x-request-id': 'req-ops-1' },
+      body: JSON.stringify({ opId: 'o1', ops: [{ op: 'replace', path: '/title', value: 'Ops walk' }] }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toBe('req-ops-1');
+    // The checkpointer snapshots after 100 ms of quiet; the preview renders the page from the log.
+    let snapshots = 0;
+    for (let i = 0; i < 300 && snapshots === 0; i++) {
+      const text = await (await fetch(`${procs['checkpointer']!.url}/metrics`)).text();
+      snapshots = Number(/^weft_snapshots_written_total\{reason="quiet",warm="(?:true|false)"\} (\d+)/m.exec(text)?.[1] ?? 0);
+      if (snapshots === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(snapshots).toBeGreaterThan(0);
+  });
+
+  it('the Build view on the preview serves the editor bundled at build time', async () => {
+    const page = await fetch(`${procs['preview']!.url}/build/${DRAFT}`);
+    expect(page.status).toBe(200);
+    const src = /src="(\/preview\/assets\/editor\.js\?v=([0-9a-f]+))"/.exec(await page.text());
+    expect(src).not.toBeNull();
+    const prebuilt = readFileSync(join(out, 'editor.js'), 'utf8');
+    expect(src![2]).toBe(createHash('sha256').update(prebuilt).digest('hex').slice(0, 12));
+    expect(await (await fetch(`${procs['preview']!.url}${src![1]}`)).text()).toBe(prebuilt);
+  });
+
+  it('/metrics of every service passes the Prometheus lint, with process, runtime and its own metrics', async () => {
+    const want: Record<string, string[]> = {
+      session: ['weft_ack_seconds', 'weft_commit_batch_steps', 'weft_fanout_seconds', 'weft_steps_committed_total', 'weft_http_errors_total', 'weft_rooms_open'],
+      preview: ['weft_preview_drafts_loaded', 'weft_preview_apply_seconds'],
+      checkpointer: ['weft_snapshots_written_total', 'weft_snapshot_seconds'],
+    };
+    for (const p of Object.values(procs)) {
+      const res = await fetch(`${p.url}/metrics`);
+      expect(res.headers.get('content-type')).toContain('text/plain');
+      const { families, problems } = lintMetrics(await res.text());
+      expect(problems, p.name).toEqual([]);
+      const names = families.map((f) => f.name);
+      for (const n of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', ...want[p.name]!]) expect(names, `${p.name}: ${n}`).toContain(n);
+    }
+    // The one submit of the walk above, and its group commit.
+    const session = await (await fetch(`${procs['session']!.url}/metrics`)).text();
+    expect(session).toMatch(/^weft_ack_seconds_count\{outcome="ok"\} 1$/m);
+    expect(session).toMatch(/^weft_commit_batch_steps_count [1-9]/m);
+    expect(session).toMatch(/^weft_fanout_seconds_count\{outcome="ok"\} [1-9]/m);
+  });
+
+  it('stdout is JSON lines only: time, level, service, node; access lines carry the request id; no secret', async () => {
+    for (const p of Object.values(procs)) {
+      const lines = p.out().split('\n').filter(Boolean);
+      expect(lines.length, p.name).toBeGreaterThan(0);
+      for (const line of lines) {
+        const o = JSON.parse(line) as Record<string, unknown>;
+        expect(o, line).toMatchObject({ level: expect.any(String), service: p.name, node: `${p.name}-1`, msg: expect.any(String) });
+        expect(Date.parse(String(o['time']))).not.toBeNaN();
+      }
+      expect(p.out()).not.toContain(ADMIN);
+      const password = new URL(db.url).password;
+      if (password) expect(p.out()).not.toContain(password);
+    }
+    const access = procs['session']!.out().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { reqId?: string; msg: string; req?: { path: string }; res?: { status: number }; responseTime?: number })
+      .find((o) => o.reqId === 'req-ops-1');
+    expect(access).toMatchObject({ msg: `POST /v1/drafts/${DRAFT}/ops 200`, req: { path: `/v1/drafts/${DRAFT}/ops` }, res: { status: 200 } });
+    expect(access!.responseTime).toBeGreaterThanOrEqual(0);
+  });
+
+  it('a bad value stops the process with one line naming it, exit code 2, no stack', () => {
+    const r = spawnSync(process.execPath, [join(out, 'launcher.js')], { env: { PATH: process.env['PATH'] ?? '', WEFT_MAX_BATCH: 'lots' }, encoding: 'utf8', timeout: 30_000 });
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('weft: bad configuration: WEFT_MAX_BATCH: must be an integer ≥ 1, got "lots"\n');
+  });
+});
