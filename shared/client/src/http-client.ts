@@ -79,6 +79,14 @@ export class WeftHttpClient {
   mintToken(req: MintTokenRequest): Promise<MintTokenResponse> {
     return this.request('POST', '/v1/tokens', req);
   }
+  /** Tokens are revoked within 2 s on every node (admin token). */
+  revokeToken(id: string): Promise<{ revoked: string }> {
+    return this.request('DELETE', `/v1/tokens/${encodeURIComponent(id)}`, undefined, {}, true);
+  }
+  /** The drafts this token can read, newest first. */
+  listDrafts(): Promise<{ drafts: { id: string; title: string; createdBy: string; createdAt: string; headVersion: number; epoch: number }[] }> {
+    return this.request('GET', '/v1/drafts');
+  }
   createDraft(id?: string, title?: string): Promise<{ id: string; version: number }> {
     return this.request('POST', '/v1/drafts', { ...(id ? { id } : {}), ...(title ? { title } : {}) });
   }

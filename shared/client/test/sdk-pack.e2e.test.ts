@@ -1,26 +1,22 @@
-import { spawn, spawnSync } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '@weft/testing';
+import { ROOT, startServer } from './server.ts';
+import type { TestServer } from './server.ts';
 // @ts-expect-error — a plain .mjs script without types.
 import { buildSdk } from '../../../infra/scripts/build-sdk.mjs';
 
 // The SDK as an integrator gets it: `npm pack` of the built package, installed into a folder
 // outside the workspace (no @weft/* there, no tsx), type-checked, and run with plain node
 // against a running Weft — through a dead URL first, to use the failover.
-const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 /** The package name as the consumer's code imports it (a variable, so the dependency rule's scan does not read it as ours). */
 const PKG = '@weft/client';
-const ADMIN = `wft_admin_${randomBytes(12).toString('hex')}`;
 let app: string;
 let built: string;
-let server: ChildProcess;
-let url: string;
-let serverOut = '';
+let server: TestServer;
 
 beforeAll(async () => {
   built = mkdtempSync(join(ROOT, 'node_modules', '.weft-sdk-'));
@@ -34,22 +30,11 @@ beforeAll(async () => {
   const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', tarball], { cwd: app, encoding: 'utf8', timeout: 240_000 });
   expect(install.status, `${install.stdout}${install.stderr}`).toBe(0);
 
-  const port = await freePort();
-  server = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'services/launcher/src/start.ts')], {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', WEFT_ADMIN_TOKEN: ADMIN, WEFT_DATA_DIR: mkdtempSync(join(tmpdir(), 'weft-sdk-data-')), DATABASE_URL: '', NATS_URL: '', WEFT_SERVICES: '' },
-  });
-  server.stdout!.on('data', (d: Buffer) => { serverOut += d.toString(); });
-  server.stderr!.on('data', (d: Buffer) => { serverOut += d.toString(); });
-  url = `http://127.0.0.1:${port}`;
-  for (let i = 0; !(await fetch(`${url}/readyz`).then((r) => r.ok, () => false)); i++) {
-    if (server.exitCode !== null || i > 600) throw new Error(`server did not start:\n${serverOut}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  server = await startServer();
 }, 300_000);
 
 afterAll(async () => {
-  if (server && server.exitCode === null) await new Promise<void>((r) => { server.once('exit', () => r()); server.kill('SIGTERM'); });
+  await server?.stop();
   for (const d of [app, built]) if (d) rmSync(d, { recursive: true, force: true });
 });
 
@@ -106,13 +91,13 @@ peer.close();
 out.final = (await c.getDraft('sdk')).draft.title;
 console.log(JSON.stringify(out));
 `);
-    const run = spawnSync(process.execPath, ['run.mjs', dead, url, ADMIN], { cwd: app, encoding: 'utf8', timeout: 60_000, env: { PATH: process.env['PATH'] ?? '' } });
+    const run = spawnSync(process.execPath, ['run.mjs', dead, server.url, server.admin], { cwd: app, encoding: 'utf8', timeout: 60_000, env: { PATH: process.env['PATH'] ?? '' } });
     expect(run.stderr).toBe('');
     const out = JSON.parse(run.stdout) as Record<string, unknown>;
     expect(out['created']).toEqual({ id: 'sdk', version: 1 });
     expect(out['first']).toMatchObject({ version: 2 });
     expect(out['again']).toEqual({ ...(out['first'] as object), replayed: true }); // the same opId: the original result, no new version
-    expect(out['baseUrl']).toBe(url);
+    expect(out['baseUrl']).toBe(server.url);
     expect(out['steps']).toEqual([1, 2]);
     expect(out['error']).toEqual([404, 'NOT_FOUND']);
     expect(out['peerTitle']).toBe('From the packed SDK');
