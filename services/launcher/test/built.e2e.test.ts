@@ -1,18 +1,20 @@
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, freePort, lintMetrics, natsUrl } from '@weft/testing';
 import type { TestDatabase } from '@weft/testing';
 // @ts-expect-error — a plain .mjs script without types.
 import { buildAll } from '../../../infra/scripts/build.mjs';
 
-// The compose layout without Docker: the built JavaScript (`node dist/launcher.js`, no tsx) as
-// three processes — session, preview, checkpointer — on real Postgres and nats-server, each
-// checked through its HTTP endpoints and its stdout, the way an operator sees them.
+// The compose layout without Docker: the image's runtime stage rebuilt in a temp folder — the
+// workspace manifests and the lockfile, `npm ci --omit=dev`, the built dist/ — then
+// `node dist/launcher.js` (no tsx, no TypeScript) as three processes, session, preview and
+// checkpointer, on real Postgres and nats-server, each checked through its HTTP endpoints and its
+// stdout, the way an operator sees them.
 const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 const ADMIN = `wft_admin_${randomBytes(12).toString('hex')}`;
 const DRAFT = `ops-${randomBytes(4).toString('hex')}`;
@@ -49,8 +51,31 @@ async function startService(name: string, extra: Record<string, string> = {}): P
 const api = (path: string, init: RequestInit = {}): Promise<Response> =>
   fetch(`${procs['session']!.url}${path}`, { ...init, headers: { authorization: `Bearer ${ADMIN}`, ...init.headers } });
 
+/** What the Dockerfile's manifests stage copies: the root and every workspace package.json, the lockfile. */
+function copyManifests(to: string): void {
+  for (const f of ['package.json', 'package-lock.json']) cpSync(join(ROOT, f), join(to, f));
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.name === 'node_modules' || e.name.startsWith('.')) continue;
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name === 'package.json') {
+        mkdirSync(join(to, relative(ROOT, dir)), { recursive: true });
+        cpSync(p, join(to, relative(ROOT, p)));
+      }
+    }
+  };
+  for (const top of ['shared', 'services', 'migrations', 'load-tests']) walk(join(ROOT, top));
+}
+
+let runtime: string;
+
 beforeAll(async () => {
-  out = mkdtempSync(join(ROOT, 'node_modules', '.weft-built-'));
+  runtime = mkdtempSync(join(tmpdir(), 'weft-runtime-'));
+  copyManifests(runtime);
+  const install = spawnSync('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'], { cwd: runtime, encoding: 'utf8', timeout: 240_000, env: { ...process.env, NODE_ENV: 'production' } });
+  expect(install.status, `${install.stdout}${install.stderr}`).toBe(0);
+  out = join(runtime, 'dist');
   await buildAll(out);
   db = await createTestDatabase();
   // The session first: it migrates the database (the others would too; one at a time is quicker here).
@@ -67,10 +92,15 @@ afterAll(async () => {
     p.child.kill('SIGTERM');
   })));
   await db?.drop();
-  if (out) rmSync(out, { recursive: true, force: true });
+  if (runtime) rmSync(runtime, { recursive: true, force: true });
 });
 
 describe('the built services, as compose runs them', () => {
+  it('run from a production-only install: no tsx, TypeScript or test tools there', () => {
+    for (const dev of ['tsx', 'typescript', 'vitest', 'playwright-core', 'fast-check']) expect(existsSync(join(runtime, 'node_modules', dev)), dev).toBe(false);
+    expect(existsSync(join(runtime, 'node_modules', 'pino'))).toBe(true);
+  });
+
   it('each answers /healthz (alive) and /readyz (database and bus reachable)', async () => {
     for (const p of Object.values(procs)) {
       expect((await fetch(`${p.url}/healthz`)).status, p.name).toBe(200);
