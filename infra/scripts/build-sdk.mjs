@@ -4,6 +4,7 @@
 // package is built:
 //  - index.js: ESM, our private packages (@weft/core, protocol, ydoc) bundled in, third-party
 //    packages left as imports and listed as dependencies at the lockfile's exact versions;
+//  - cli.js: the `weft` command (bin), bundled the same way for Node;
 //  - types/: .d.ts emitted by tsc for the client and the packages it bundles, their @weft/*
 //    imports rewritten to relative paths, so the types need nothing unpublished;
 //  - package.json (generated), README.md.
@@ -11,6 +12,7 @@ import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { builtinModules } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -21,17 +23,23 @@ const BUNDLED = ['client', 'core', 'protocol', 'ydoc'];
 export async function buildSdk(out = join(client, 'dist')) {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
-  const r = await build({
+  const external = { name: 'third-party-external', setup(b) { b.onResolve({ filter: /^[^./]/ }, (a) => (a.path.startsWith('@weft/') ? undefined : { path: a.path, external: true })); } };
+  const lib = await build({
     absWorkingDir: root, entryPoints: ['shared/client/src/index.ts'], outfile: join(out, 'index.js'),
-    bundle: true, format: 'esm', platform: 'neutral', target: 'es2022', sourcemap: true, metafile: true, logLevel: 'warning',
-    plugins: [{ name: 'third-party-external', setup(b) { b.onResolve({ filter: /^[^./]/ }, (a) => (a.path.startsWith('@weft/') ? undefined : { path: a.path, external: true })); } }],
+    bundle: true, format: 'esm', platform: 'neutral', target: 'es2022', sourcemap: true, metafile: true, logLevel: 'warning', plugins: [external],
   });
+  const cli = await build({
+    absWorkingDir: root, entryPoints: ['shared/client/src/cli/main.ts'], outfile: join(out, 'cli.js'), write: false,
+    bundle: true, format: 'esm', platform: 'node', target: 'node20', metafile: true, logLevel: 'warning', plugins: [external],
+  });
+  // The source's hashbang runs tsx; the built one is plain node.
+  writeFileSync(join(out, 'cli.js'), cli.outputFiles[0].text.replace(/^#![^\n]*\n/, '#!/usr/bin/env node\n'), { mode: 0o755 });
   const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
   const packageOf = (s) => (s.startsWith('@') ? s.split('/').slice(0, 2) : s.split('/').slice(0, 1)).join('/');
   const deps = {};
-  for (const o of Object.values(r.metafile.outputs)) {
+  for (const o of [...Object.values(lib.metafile.outputs), ...Object.values(cli.metafile.outputs)]) {
     for (const i of o.imports) {
-      if (!i.external || i.path.startsWith('node:')) continue;
+      if (!i.external || i.path.startsWith('node:') || builtinModules.includes(i.path)) continue;
       const name = packageOf(i.path);
       const v = lock.packages[`node_modules/${name}`]?.version;
       if (!v) throw new Error(`build-sdk: ${name} is imported but not in the lockfile`);
@@ -72,10 +80,10 @@ export async function buildSdk(out = join(client, 'dist')) {
 
   const src = JSON.parse(readFileSync(join(client, 'package.json'), 'utf8'));
   const pkg = {
-    name: src.name, version: src.version, description: 'Weft SDK: the HTTP client (timeouts, retries with the same opId, failover across URLs) and the Yjs peer',
+    name: src.name, version: src.version, description: 'Weft SDK: the HTTP client (timeouts, retries with the same opId, failover across URLs) the Yjs peer and the weft CLI',
     type: 'module', license: 'UNLICENSED', engines: { node: '>=20.19' },
     exports: { '.': { types: './types/client/index.d.ts', default: './index.js' } },
-    types: './types/client/index.d.ts', files: ['index.js', 'index.js.map', 'types', 'README.md'],
+    types: './types/client/index.d.ts', bin: { weft: './cli.js' }, files: ['index.js', 'index.js.map', 'cli.js', 'types', 'README.md'],
     sideEffects: false, dependencies: Object.fromEntries(Object.entries(deps).sort(([a], [b]) => a.localeCompare(b))),
   };
   writeFileSync(join(out, 'package.json'), JSON.stringify(pkg, null, 2) + '\n');

@@ -43,7 +43,7 @@ describe('the packed @weft/client, installed outside the workspace', () => {
     const ls = spawnSync('npm', ['ls', '--all', '--json'], { cwd: app, encoding: 'utf8' });
     const tree = JSON.parse(ls.stdout) as { dependencies: Record<string, { dependencies?: Record<string, unknown> }> };
     expect(Object.keys(tree.dependencies)).toEqual(['@weft/client']);
-    expect(Object.keys(tree.dependencies['@weft/client']!.dependencies ?? {}).sort()).toEqual(['@hocuspocus/provider', 'ws', 'y-protocols', 'yjs']);
+    expect(Object.keys(tree.dependencies['@weft/client']!.dependencies ?? {}).sort()).toEqual(['@hocuspocus/provider', '@modelcontextprotocol/sdk', 'ws', 'y-protocols', 'yjs', 'zod']);
   });
 
   it('type-checks a consumer with its .d.ts (no @weft/* or sources needed)', () => {
@@ -103,5 +103,12 @@ console.log(JSON.stringify(out));
     expect(out['peerTitle']).toBe('From the packed SDK');
     expect(out['peerAnswer']).toBe(true);
     expect(out['final']).toBe('Through Yjs');
+  });
+
+  it('ships the weft CLI as its bin, runnable with plain node', () => {
+    const r = spawnSync(join(app, 'node_modules/.bin/weft'), ['drafts', 'list', '--json'], { cwd: app, encoding: 'utf8', timeout: 30_000, env: { PATH: process.env['PATH'] ?? '', WEFT_URL: server.url, WEFT_TOKEN: server.admin } });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect((JSON.parse(r.stdout) as { drafts: { id: string }[] }).drafts.map((d) => d.id)).toContain('sdk');
   });
 });
