@@ -5,6 +5,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WeftPeer } from '@weft/client';
 import { createTestDatabase, freePort, lintMetrics, natsUrl } from '@weft/testing';
 import type { TestDatabase } from '@weft/testing';
 // @ts-expect-error — a plain .mjs script without types.
@@ -156,6 +157,18 @@ describe('the built services, as compose runs them', () => {
     expect(session).toMatch(/^weft_ack_seconds_count\{outcome="ok"\} 1$/m);
     expect(session).toMatch(/^weft_commit_batch_steps_count [1-9]/m);
     expect(session).toMatch(/^weft_fanout_seconds_count\{outcome="ok"\} [1-9]/m);
+  });
+
+  it('a Yjs submit: the upgrade is logged with a request id, the submit commits', async () => {
+    const peer = await WeftPeer.join({ url: procs['session']!.url, draftId: DRAFT, token: ADMIN });
+    try {
+      const r = await peer.submit([{ op: 'replace', path: '/title', value: 'Through Yjs' }], { opId: 'yjs-1' });
+      expect(r.ok).toBe(true);
+    } finally {
+      peer.close();
+    }
+    const upgrade = procs['session']!.out().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { msg: string; reqId?: string }).find((o) => o.msg.startsWith('UPGRADE /collab'));
+    expect(upgrade?.reqId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('stdout is JSON lines only: time, level, service, node; access lines carry the request id; no secret', async () => {

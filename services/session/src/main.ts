@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { accessLog } from '@weft/ops';
+import { accessLog, logUpgrade } from '@weft/ops';
 import { build } from './app.ts';
 import type { App, Extension } from './app.ts';
 import type { SessionConfig } from './config.ts';
@@ -16,7 +16,10 @@ export async function listen(deps: Deps, config: SessionConfig, extensions: Exte
     access(req, res);
     if (!before?.(req, res)) app.handle(req, res);
   });
-  server.on('upgrade', app.upgrade);
+  server.on('upgrade', (req, socket, head) => {
+    logUpgrade(app.ctx.log, req);
+    app.upgrade(req, socket, head);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());

@@ -11,12 +11,27 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 export type AccessLog = (req: IncomingMessage, res: ServerResponse) => void;
 
+/** The caller's x-request-id when it is a plain token, else a new UUID. */
+export function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/**
+ * WebSocket upgrades (the Yjs door) never get a response object, so pino-http cannot see them:
+ * one line when the upgrade arrives, with its request id (also set as `req.id`).
+ */
+export function logUpgrade(log: Logger, req: IncomingMessage): void {
+  const id = requestIdOf(req);
+  (req as IncomingMessage & { id: string }).id = id;
+  log.info(`UPGRADE ${pathOf(req.url)}`, { reqId: id, req: { method: req.method, path: pathOf(req.url), userAgent: req.headers['user-agent'] } });
+}
+
 export function accessLog(log: Logger): AccessLog {
   return pinoHttp({
     logger: log.pino,
     genReqId: (req, res) => {
-      const given = req.headers['x-request-id'];
-      const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+      const id = requestIdOf(req);
       res.setHeader('x-request-id', id);
       return id;
     },

@@ -6,7 +6,7 @@ export type { Logger, LogLevel, LoggerOptions } from './log.ts';
 export { createLogger, routeConsole, silentLogger, LOG_LEVELS, REDACT_PATHS } from './log.ts';
 export { logEnv, loggerFromEnv } from './log-env.ts';
 export type { AccessLog } from './access-log.ts';
-export { accessLog } from './access-log.ts';
+export { accessLog, logUpgrade, requestIdOf } from './access-log.ts';
 export { createRegistry, Counter, Gauge, Histogram, Registry, LATENCY_BUCKETS } from './metrics.ts';
 export type { Probes, ReadinessChecks } from './probes.ts';
 export { probes } from './probes.ts';
