@@ -25,10 +25,10 @@ let out: string;
 let db: TestDatabase;
 const procs: Record<string, Proc> = {};
 
-async function startService(name: string, extra: Record<string, string> = {}): Promise<Proc> {
+async function startService(name: string, extra: Record<string, string> = {}, entry = 'launcher.js'): Promise<Proc> {
   const port = await freePort();
   let text = '';
-  const child = spawn(process.execPath, [join(out, 'launcher.js')], {
+  const child = spawn(process.execPath, [join(out, entry)], {
     cwd: mkdtempSync(join(tmpdir(), 'weft-built-')),
     env: {
       PATH: process.env['PATH'] ?? '', DATABASE_URL: db.url, NATS_URL: natsUrl(), WEFT_ADMIN_TOKEN: ADMIN, WEFT_SERVICES: name,
@@ -152,11 +152,12 @@ describe('the built services, as compose runs them', () => {
       const names = families.map((f) => f.name);
       for (const n of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', ...want[p.name]!]) expect(names, `${p.name}: ${n}`).toContain(n);
     }
-    // The one submit of the walk above, and its group commit.
-    const session = await (await fetch(`${procs['session']!.url}/metrics`)).text();
-    expect(session).toMatch(/^weft_ack_seconds_count\{outcome="ok"\} 1$/m);
-    expect(session).toMatch(/^weft_commit_batch_steps_count [1-9]/m);
-    expect(session).toMatch(/^weft_fanout_seconds_count\{outcome="ok"\} [1-9]/m);
+    // The one submit of the walk above, its group commit, and its bus publish (acknowledged
+    // asynchronously after the answer, hence the poll).
+    const session = (): Promise<string> => fetch(`${procs['session']!.url}/metrics`).then((r) => r.text());
+    expect(await session()).toMatch(/^weft_ack_seconds_count\{outcome="ok"\} 1$/m);
+    expect(await session()).toMatch(/^weft_commit_batch_steps_count [1-9]/m);
+    await expect.poll(session, { timeout: 10_000, interval: 100 }).toMatch(/^weft_fanout_seconds_count\{outcome="ok"\} [1-9]/m);
   });
 
   it('a Yjs submit: the upgrade is logged with a request id, the submit commits', async () => {
@@ -188,6 +189,20 @@ describe('the built services, as compose runs them', () => {
       .find((o) => o.reqId === 'req-ops-1');
     expect(access).toMatchObject({ msg: `POST /v1/drafts/${DRAFT}/ops 200`, req: { path: `/v1/drafts/${DRAFT}/ops` }, res: { status: 200 } });
     expect(access!.responseTime).toBeGreaterThanOrEqual(0);
+  });
+
+  it('the standalone entries (dist/preview.js, dist/checkpointer.js) start, get ready and serve linted metrics', async () => {
+    for (const entry of ['preview.js', 'checkpointer.js']) {
+      const name = entry.replace('.js', '');
+      const p = await startService(name, {}, entry);
+      try {
+        expect((await (await fetch(`${p.url}/readyz`)).json()) as unknown, entry).toMatchObject({ ok: true, service: name, checks: { database: true, bus: true } });
+        expect(lintMetrics(await (await fetch(`${p.url}/metrics`)).text()).problems, entry).toEqual([]);
+        for (const line of p.out().split('\n').filter(Boolean)) expect(JSON.parse(line) as unknown, line).toMatchObject({ service: name, node: `${name}-1` });
+      } finally {
+        await new Promise<void>((r) => { p.child.once('exit', () => r()); p.child.kill('SIGTERM'); });
+      }
+    }
   });
 
   it('a bad value stops the process with one line naming it, exit code 2, no stack', () => {

@@ -69,7 +69,7 @@ export class WeftPeer {
   static async join(o: JoinOptions): Promise<WeftPeer> {
     const wsUrl = o.url.replace(/^http/, 'ws').replace(/\/$/, '') + '/collab';
     // Node 20 has no global WebSocket: pass ws (PLATFORM.md); small delays so reconnects are quick.
-    const WS = o.WebSocket ?? (globalThis as { WebSocket?: unknown }).WebSocket ?? (await import('ws')).default;
+    const WS = o.WebSocket ?? (globalThis as { WebSocket?: unknown }).WebSocket ?? quietWs((await import('ws')).default);
     const peer = new WeftPeer(o.draftId, o.token, () => new HocuspocusProviderWebsocket({ url: wsUrl, WebSocketPolyfill: WS as never, delay: 50, minDelay: 50, maxDelay: 1000 } as never));
     const provider = peer.provider;
     const synced = new Promise<void>((resolve, reject) => {
@@ -220,4 +220,18 @@ export class WeftPeer {
       for (const l of this.refusalListeners) l(m);
     }
   }
+}
+
+/**
+ * ws emits 'error' when a socket is closed while still connecting (a reconnect under way when the
+ * peer is closed); without a listener Node treats it as an uncaught exception. The provider learns
+ * of the failure from 'close' anyway, so a no-op listener is added to each socket.
+ */
+function quietWs<T extends new (...args: any[]) => { on(event: 'error', fn: () => void): unknown }>(Base: T): T {
+  return class extends Base {
+    constructor(...args: any[]) {
+      super(...args);
+      this.on('error', () => {});
+    }
+  };
 }
