@@ -172,6 +172,23 @@ describe('the built services, as compose runs them', () => {
     expect(upgrade?.reqId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('what Hocuspocus prints itself (a connection closed for a malformed update) is a JSON line with the error', async () => {
+    const bad = await WeftPeer.join({ url: procs['session']!.url, draftId: DRAFT, token: ADMIN });
+    const closed = new Promise<number>((r) => bad.provider.on('close', ({ event }: { event: { code: number } }) => r(event.code)));
+    const name = new TextEncoder().encode(DRAFT);
+    (bad.provider.configuration.websocketProvider as unknown as { send(m: Uint8Array): void }).send(new Uint8Array([name.length, ...name, 0, 2, 5, 0xff, 0xff, 0xff, 0xff, 0xff]));
+    expect(await closed).toBe(4400);
+    bad.close();
+    type Line = { level: string; msg: string; source?: string; err?: { message?: string; stack?: string } };
+    const find = (): Line | undefined => procs['session']!.out().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line)
+      .find((o) => o.source === 'console' && o.msg.includes('closing connection'));
+    await expect.poll(find, { timeout: 5000 }).toBeDefined();
+    // Hocuspocus's console.error(message, error): one line, level error, the stack inside `err`.
+    const hp = find()!;
+    expect(hp.level).toBe('error');
+    expect(hp.err?.stack?.split('\n').length).toBeGreaterThan(1);
+  });
+
   it('stdout is JSON lines only: time, level, service, node; access lines carry the request id; no secret', async () => {
     for (const p of Object.values(procs)) {
       const lines = p.out().split('\n').filter(Boolean);
