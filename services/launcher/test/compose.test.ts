@@ -106,10 +106,13 @@ describe('docker-compose.yml', () => {
 
 describe('infra/docker/Dockerfile', () => {
   const stages = dockerfile.split(/^FROM /m).slice(1);
+  const stage = (name: string): string => stages.find((s) => s.split('\n')[0]!.endsWith(` AS ${name}`))!;
   const runtime = stages.at(-1)!;
 
   it('builds the JavaScript in a build stage, runs plain node on it as the node user', () => {
-    expect(stages[0]).toMatch(/npm ci[^\n]*&& npm run build/);
+    expect(stage('build')).toMatch(/^RUN npm ci\b/m);
+    expect(stage('build')).toMatch(/^RUN npm run build$/m);
+    expect(stage('build').indexOf('npm ci')).toBeLessThan(stage('build').indexOf('COPY . .'));
     const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(runtime)![1]!) as string[];
     expect(cmd[0]).toBe('node');
     expect(cmd).not.toContain('tsx');
@@ -122,6 +125,11 @@ describe('infra/docker/Dockerfile', () => {
 
   it('the runtime installs production dependencies only, and the data directory belongs to node', () => {
     expect(runtime).toMatch(/npm ci --omit=dev/);
+    expect(runtime).toContain('COPY --from=manifests /manifests/ ./');
+    // Every workspace's manifest is copied (npm ci needs them all to match the lockfile).
+    const tops = /find ((?:[a-z-]+ )+)-name package\.json/.exec(stage('manifests'))![1]!.trim().split(' ').sort();
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { workspaces: string[] };
+    expect([...new Set(pkg.workspaces.map((w) => w.split('/')[0]!))].sort()).toEqual(tops);
     const dataDir = /WEFT_DATA_DIR=(\S+)/.exec(runtime)![1]!;
     expect(runtime).toContain(`chown node:node ${dataDir}`);
     // The user switch comes after everything root must do.
