@@ -123,15 +123,54 @@ export class WeftHttpClient {
     return this.request('POST', `/v1/drafts/${encodeURIComponent(draftId)}/turns/${encodeURIComponent(turnId)}/finish`, {});
   }
 
+  /**
+   * The stream that outlives a connection: when it ends or fails (a restart, a proxy timeout,
+   * failover), it reconnects with the last version seen as Last-Event-ID, so versioned events
+   * arrive once each and in order; events without a version (turn ends) sent while disconnected
+   * are not replayed. Stops when `signal` aborts, or on an error that retrying cannot fix (4xx).
+   */
+  async *follow(draftId: string, opts: { after?: number; signal?: AbortSignal; onReconnect?: (after: number, error: unknown) => void } = {}): AsyncGenerator<{ version: number | null; event: AgUiEvent }> {
+    let after = opts.after ?? 0;
+    const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+    for (let failures = 0; !opts.signal?.aborted; ) {
+      let error: unknown = null;
+      try {
+        for await (const item of this.stream(draftId, { lastEventId: after, ...(opts.signal ? { signal: opts.signal } : {}) })) {
+          failures = 0;
+          if (item.version !== null) {
+            if (item.version <= after) continue; // already seen before a reconnect
+            after = item.version;
+          }
+          yield item;
+        }
+      } catch (e) {
+        if (opts.signal?.aborted) return;
+        if (e instanceof WeftError && e.status >= 400 && e.status < 500 && e.status !== 429) throw e;
+        error = e;
+      }
+      if (error !== null) this.transport.skip(); // the next base URL, if there are several
+      opts.onReconnect?.(after, error);
+      failures++;
+      const backoff = Math.min(this.options.maxBackoffMs ?? 5_000, (this.options.backoffMs ?? 200) * 2 ** Math.min(failures - 1, 10));
+      await sleep(backoff * (0.5 + (this.options.random ?? Math.random)() / 2));
+    }
+  }
+
   /** Reads the SSE stream, yielding each AG-UI event with its version (the SSE id). */
   async *stream(draftId: string, opts: { lastEventId?: number; signal?: AbortSignal } = {}): AsyncGenerator<{ version: number | null; event: AgUiEvent }> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.token}`, accept: 'text/event-stream' };
     if (opts.lastEventId !== undefined) headers['last-event-id'] = String(opts.lastEventId);
-    const res = await fetch(`${this.baseUrl}/v1/drafts/${encodeURIComponent(draftId)}/stream`, { headers, ...(opts.signal ? { signal: opts.signal } : {}) });
-    // (No timeout here: a stream stays open; reconnect with lastEventId to resume without a gap.)
+    // No timeout and no retry here: a stream stays open (follow() reconnects without a gap).
+    const res = await (this.options.fetch ?? fetch)(`${this.baseUrl}/v1/drafts/${encodeURIComponent(draftId)}/stream`, { headers, ...(opts.signal ? { signal: opts.signal } : {}) });
     if (!res.ok || !res.body) {
       const text = await res.text();
-      throw new WeftError(res.status, (JSON.parse(text) as { error: ErrorPayload }).error);
+      let payload: ErrorPayload = { code: 'INTERNAL', message: text.slice(0, 500) } as ErrorPayload;
+      try {
+        payload = (JSON.parse(text) as { error: ErrorPayload }).error ?? payload;
+      } catch {
+        // not JSON (a proxy's page): the text above
+      }
+      throw new WeftError(res.status, payload);
     }
     const decoder = new TextDecoder();
     let buf = '';

@@ -97,3 +97,37 @@ describe('WeftHttpClient retries and failover', () => {
     expect(() => new WeftHttpClient([], 't')).toThrow(/at least one/);
   });
 });
+
+describe('WeftHttpClient.follow', () => {
+  /** An SSE response carrying these frames, then the end of the stream. */
+  const sse = (frames: { id?: number; data: unknown }[]): Response => new Response(frames.map((f) => `${f.id === undefined ? '' : `id: ${f.id}\n`}data: ${JSON.stringify(f.data)}\n\n`).join(''), { headers: { 'content-type': 'text/event-stream' } });
+
+  it('reconnects after the stream ends or breaks, from the last version, on the next URL, without repeats', async () => {
+    const seen: { url: string; lastEventId: string | null }[] = [];
+    const answers: (() => Response | Promise<Response>)[] = [
+      () => sse([{ id: 1, data: { type: 'STATE_DELTA', delta: [] } }, { data: { type: 'RUN_FINISHED' } }]),
+      () => { throw new TypeError('fetch failed'); },
+      () => sse([{ id: 1, data: { type: 'STATE_DELTA', delta: [] } }, { id: 2, data: { type: 'STATE_DELTA', delta: [] } }]),
+    ];
+    const f = (async (input: string | URL | Request, init?: RequestInit) => {
+      seen.push({ url: new URL(String(input)).host, lastEventId: new Headers(init?.headers).get('last-event-id') });
+      return answers.shift()!();
+    }) as typeof fetch;
+    const c = new WeftHttpClient(['http://a:1', 'http://b:2'], 't', { fetch: f, ...noSleep });
+    const stop = new AbortController();
+    const got: (number | null)[] = [];
+    for await (const { version } of c.follow('home', { signal: stop.signal })) {
+      got.push(version);
+      if (version === 2) stop.abort();
+    }
+    expect(got).toEqual([1, null, 2]);
+    expect(seen).toEqual([{ url: 'a:1', lastEventId: '0' }, { url: 'a:1', lastEventId: '1' }, { url: 'b:2', lastEventId: '1' }]);
+  });
+
+  it('stops on an error retrying cannot fix (403)', async () => {
+    const f = (async () => new Response(JSON.stringify({ error: { code: 'FORBIDDEN', message: 'no' } }), { status: 403 })) as typeof fetch;
+    const c = new WeftHttpClient('http://a:1', 't', { fetch: f, ...noSleep });
+    const run = async (): Promise<void> => { for await (const _ of c.follow('home')) { /* none */ } };
+    await expect(run()).rejects.toMatchObject({ code: 'FORBIDDEN', status: 403 });
+  });
+});

@@ -49,6 +49,11 @@ export class Transport {
     return this.urls[this.current]!;
   }
 
+  /** After a failure outside send() (a broken stream): the next URL becomes the first. */
+  skip(): void {
+    this.current = (this.current + 1) % this.urls.length;
+  }
+
   /**
    * Sends `init` to `path` on one base URL after another until an answer that is not retryable.
    * `retryable`: whether sending it twice is harmless. A 429 or 5xx answer that stays after the

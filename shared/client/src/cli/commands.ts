@@ -102,12 +102,10 @@ export async function run(c: Exclude<Command, { cmd: 'help' }>, io: Io): Promise
         }
       }
       io.note(`following ${c.id} after v${after} (Ctrl-C to stop)`);
-      try {
-        for await (const { version, event } of http.stream(c.id, { lastEventId: after, signal: io.signal })) {
-          io.out(c.json ? json({ version, event }) : eventLine(version, event));
-        }
-      } catch (e) {
-        if (!io.signal.aborted) throw e;
+      // Reconnects by itself (a restart, a proxy timeout), from the last version shown.
+      const onReconnect = (v: number, e: unknown): void => io.note(`stream ${e === null ? 'ended' : `failed (${e instanceof Error ? e.message : String(e)})`}; reconnecting after v${v}`);
+      for await (const { version, event } of http.follow(c.id, { after, signal: io.signal, onReconnect })) {
+        io.out(c.json ? json({ version, event }) : eventLine(version, event));
       }
       return 0;
     }
