@@ -126,7 +126,7 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
   metrics.gauge('weft_sse_clients', 'Open SSE streams', () => sse.count);
   metrics.gauge('weft_sessions_open', 'Open build sessions', () => sessions.count);
   // Readiness (GET /readyz) apart from liveness (GET /healthz): the log's database and the bus.
-  const ops = probes('session', metrics.registry, { database: () => deps.store.ping().then(() => true), bus: () => deps.bus.connected });
+  const probe = probes('session', metrics.registry, { database: () => deps.store.ping().then(() => true), bus: () => deps.bus.connected });
 
   const router = new Router();
   registerAdmin(router, ctx);
@@ -148,7 +148,7 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
     ctx,
     router,
     handle(req, res) {
-      if (req.url?.startsWith('/readyz') && ops.handle(req, res)) return;
+      if (req.url?.startsWith('/readyz') && probe.handle(req, res)) return;
       const url = new URL(req.url ?? '/', 'http://localhost');
       const m = router.match(req.method ?? 'GET', url.pathname);
       if (m === null) return sendError(res, new HttpError('NOT_FOUND', `No route ${req.method} ${url.pathname}.`));

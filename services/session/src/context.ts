@@ -9,7 +9,6 @@ import type { RoomManager } from './rooms/room-manager.ts';
 import type { Turns } from './live/turns.ts';
 import type { SessionManager } from './live/sessions.ts';
 
-
 export interface Deps {
   store: EventStore;
   tokens: TokenStore;
