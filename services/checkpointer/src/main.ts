@@ -21,9 +21,9 @@ async function main(): Promise<void> {
   const registry = createRegistry();
   const worker = build({ store, bus, log, onCheckpoint: checkpointerMetrics(registry) }, config);
   await worker.run();
-  const ops = probes('checkpointer', registry, { database: () => store.ping().then(() => true), bus: () => bus.connected });
+  const probe = probes('checkpointer', registry, { database: () => store.ping().then(() => true), bus: () => bus.connected });
   const server = createServer((req, res) => {
-    if (ops.handle(req, res)) return;
+    if (probe.handle(req, res)) return;
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ code: 'NOT_FOUND', message: 'Only /healthz, /readyz and /metrics.' }));
   });

@@ -77,11 +77,11 @@ async function main(): Promise<void> {
     closeHttp = () => session.close();
   } else {
     // Preview and/or checkpointer alone: their pages and the operator's endpoints.
-    const ops = probes(name, registry, ready);
+    const probe = probes(name, registry, ready);
     const access = accessLog(log);
     const server = createServer((req, res) => {
       access(req, res);
-      if (ops.handle(req, res) || preview?.handle(req, res)) return;
+      if (probe.handle(req, res) || preview?.handle(req, res)) return;
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'No such route on this process.' } }));
     });

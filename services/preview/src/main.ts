@@ -18,11 +18,11 @@ async function main(): Promise<void> {
   const store = new EventStore(conn.db);
   const registry = createRegistry();
   const preview = build({ store, tokens: new TokenStore(conn.db), bus, log, registry }, config);
-  const ops = probes('preview', registry, { database: () => store.ping().then(() => true), bus: () => bus.connected });
+  const probe = probes('preview', registry, { database: () => store.ping().then(() => true), bus: () => bus.connected });
   const access = accessLog(log);
   const server = createServer((req, res) => {
     access(req, res);
-    if (ops.handle(req, res) || preview.handle(req, res)) return;
+    if (probe.handle(req, res) || preview.handle(req, res)) return;
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ code: 'NOT_FOUND', message: `No route ${req.method} ${req.url}.` }));
   });
