@@ -16,6 +16,8 @@ const ABBREVIATED_UNIT = /_(ms|msec|millis|milliseconds|us|usec|micros|ns|secs?|
 const THIRD_PARTY_TOTAL_GAUGES = /^nodejs_active_(handles|requests|resources)_total$/;
 const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)(?:\s+\S+)?$/;
 const LABEL_PAIR = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g;
+/** Sample values as Prometheus parses them (Go's ParseFloat: NaN and ±Inf in any case; prom-client writes "Nan"). */
+const isFloat = (v: string): boolean => /^(nan|[+-]?inf(inity)?)$/i.test(v) || (v.trim() !== '' && !Number.isNaN(Number(v)));
 
 export function lintMetrics(text: string): { families: PromFamily[]; problems: string[] } {
   const families = parsePrometheusTextFormat(text);
@@ -46,7 +48,7 @@ export function lintMetrics(text: string): { families: PromFamily[]; problems: s
     seen.add(key);
     const base = name.replace(/_(bucket|sum|count)$/, '');
     if (types.get(base) !== 'HISTOGRAM' || base === name) {
-      if (Number.isNaN(Number(value))) problems.push(`${name}: non-numeric value ${value}`);
+      if (!isFloat(value)) problems.push(`${name}: non-numeric value ${value}`);
       continue;
     }
     const series = labels.filter(([k]) => k !== 'le').map(([k, v]) => `${k}="${v}"`).sort().join(',');
