@@ -1,15 +1,17 @@
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium } from 'playwright-core';
 import { WeftPeer } from '@weft/client';
 import { createTestDatabase, freePort, lintMetrics, natsUrl } from '@weft/testing';
 import type { TestDatabase } from '@weft/testing';
 // @ts-expect-error — a plain .mjs script without types.
 import { buildAll } from '../../../infra/scripts/build.mjs';
+import { CHROMIUM_LAUNCH } from '../../preview/test/stack.ts';
 
 // The compose layout without Docker: the image's runtime stage rebuilt in a temp folder — the
 // workspace manifests and the lockfile, `npm ci --omit=dev`, the built dist/ — then
@@ -219,6 +221,50 @@ describe('the built services, as compose runs them', () => {
       } finally {
         await new Promise<void>((r) => { p.child.once('exit', () => r()); p.child.kill('SIGTERM'); });
       }
+    }
+  });
+
+  it('behind the compose proxy (Caddy, the repo\'s Caddyfile): the Build view in Chromium, live over SSE and WebSocket through it', async () => {
+    const caddyBin = spawnSync('caddy', ['version'], { encoding: 'utf8' });
+    expect(caddyBin.status, 'caddy is needed (apt-get install caddy; .ci/run installs it)').toBe(0);
+    // The compose file's service names become this machine's ports; the routes are the file's.
+    const px = await freePort();
+    const conf = readFileSync(join(ROOT, 'infra/docker/Caddyfile'), 'utf8')
+      .replace('session:8080', procs['session']!.url.replace('http://', '')).replace('preview:8080', procs['preview']!.url.replace('http://', '')).replace(':8080 {', `:${px} {`);
+    const dir = mkdtempSync(join(tmpdir(), 'weft-caddy-'));
+    writeFileSync(join(dir, 'Caddyfile'), conf);
+    const caddy = spawn('caddy', ['run', '--config', join(dir, 'Caddyfile'), '--adapter', 'caddyfile'], { stdio: 'ignore', env: { PATH: process.env['PATH'] ?? '', HOME: dir, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir } });
+    const browser = await chromium.launch(CHROMIUM_LAUNCH);
+    try {
+      const url = `http://127.0.0.1:${px}`;
+      for (let i = 0; !(await fetch(`${url}/healthz`).then((r) => r.ok, () => false)); i++) {
+        if (i > 200) throw new Error('caddy did not start');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const id = `${DRAFT}-proxy`;
+      const api = (path: string, body?: unknown): Promise<Response> => fetch(`${url}${path}`, { method: body === undefined ? 'GET' : 'POST', headers: { authorization: `Bearer ${ADMIN}` }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      expect((await api('/v1/drafts', { id, title: 'Proxy' })).status).toBe(201);
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      await page.goto(`${url}/build/${id}`); // the preview's page, on the proxy's origin
+      await page.fill('#wb-token', ADMIN);
+      await page.press('#wb-token', 'Enter');
+      const hero = { id: 'hero', kind: 'surface', catalog: 'weft@1', components: { root: { id: 'root', component: 'Stack', children: ['title'] }, title: { id: 'title', component: 'Heading', props: { text: 'Through the proxy', level: 1 } } }, data: {} };
+      expect((await api(`/v1/drafts/${id}/ops`, { opId: 'px-1', ops: [{ op: 'add', path: '/sections/hero', value: hero }] })).status).toBe(200);
+      await page.frameLocator('#wb-frame').locator('[data-component-id="title"]').waitFor({ timeout: 20_000 });
+      // An edit in the page goes back through the proxy (the editor's Yjs socket) and commits.
+      await page.click('#wb-outline [data-key="hero/title"]');
+      await page.fill('#wb-f-level', '2');
+      await page.press('#wb-f-level', 'Tab');
+      await page.frameLocator('#wb-frame').locator('h2[data-component-id="title"]').waitFor({ timeout: 10_000 });
+      const served = await (await api(`/v1/drafts/${id}`)).json() as { draft: { sections: Record<string, { components: Record<string, { props?: Record<string, unknown> }> }> } };
+      expect(served.draft.sections['hero']!.components['title']!.props!['level']).toBe(2);
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+      caddy.kill('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
