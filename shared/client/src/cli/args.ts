@@ -3,7 +3,7 @@
 // (machine-readable output: one JSON value, or JSON Lines for streams).
 import { parseArgs as parseNodeArgs } from 'node:util';
 
-type Conn = { url: string; token: string; json?: true };
+type Conn = { url: string; token: string; json?: true; timeoutMs?: number };
 export type Scopes = Record<string, ('read' | 'write')[]>;
 export type Format = 'a2ui' | 'json-render';
 
@@ -38,13 +38,14 @@ export const USAGE = `weft — Weft command line
   weft export <draft> --section <id> --format a2ui|json-render
   weft catalog prompt                the catalog prompt the models get
   weft mcp                           MCP server on stdio (relays to <url>/mcp)
-Every command: --url <session url> --token <token> (default $WEFT_URL, $WEFT_TOKEN), --json.
+Every command: --url <session url> --token <token> (default $WEFT_URL, $WEFT_TOKEN), --json,
+--timeout <ms> per HTTP attempt (default 10000; reads and opId writes are retried).
 Older spellings still work: weft token …, weft draft create|get --id <id>, weft catalog.`;
 
 export type Parsed = { ok: true; command: Command } | { ok: false; message: string };
 
 const OPTIONS = {
-  url: { type: 'string' }, token: { type: 'string' }, json: { type: 'boolean' },
+  url: { type: 'string' }, token: { type: 'string' }, json: { type: 'boolean' }, timeout: { type: 'string' },
   id: { type: 'string' }, title: { type: 'string' }, version: { type: 'string' },
   actor: { type: 'string' }, kind: { type: 'string' }, scope: { type: 'string', multiple: true }, ttl: { type: 'string' },
   file: { type: 'string' }, 'op-id': { type: 'string' }, turn: { type: 'string' }, 'base-version': { type: 'string' },
@@ -93,7 +94,7 @@ export function parseArgs(argv: readonly string[], env: { url?: string | undefin
   }
   const v = parsed.values;
   for (const k of Object.keys(v)) {
-    if (!['url', 'token', 'json', ...spec.options].includes(k)) return { ok: false, message: `--${k} does not apply to "weft ${name}".` };
+    if (!['url', 'token', 'json', 'timeout', ...spec.options].includes(k)) return { ok: false, message: `--${k} does not apply to "weft ${name}".` };
   }
   const pos = parsed.positionals;
   const idFlag = typeof v['id'] === 'string' ? v['id'] : undefined;
@@ -103,7 +104,10 @@ export function parseArgs(argv: readonly string[], env: { url?: string | undefin
   if (!url) return { ok: false, message: 'Give --url <session url> (or set WEFT_URL).' };
   if (!/^https?:\/\//.test(url)) return { ok: false, message: '--url must be an http(s) URL.' };
   if (!token) return { ok: false, message: 'Give --token <token> (or set WEFT_TOKEN).' };
-  const conn: Conn = { url, token, ...(v['json'] === true ? { json: true as const } : {}) };
+  const timeoutRaw = typeof v['timeout'] === 'string' ? v['timeout'] : undefined;
+  const timeoutMs = timeoutRaw === undefined ? undefined : /^\d+$/.test(timeoutRaw) ? Number(timeoutRaw) : NaN;
+  if (timeoutMs !== undefined && !(timeoutMs >= 1)) return { ok: false, message: `--timeout is a number of milliseconds ≥ 1, got "${timeoutRaw}".` };
+  const conn: Conn = { url, token, ...(v['json'] === true ? { json: true as const } : {}), ...(timeoutMs === undefined ? {} : { timeoutMs }) };
   const str = (k: string): string | undefined => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
   const int = (k: string, min: number): number | undefined | Error => {
     const raw = str(k);

@@ -23,7 +23,7 @@ export class CliError extends Error {}
 const json = (v: unknown): string => JSON.stringify(v);
 
 export async function run(c: Exclude<Command, { cmd: 'help' }>, io: Io): Promise<number> {
-  const http = new WeftHttpClient(c.url, c.token);
+  const http = new WeftHttpClient(c.url, c.token, c.timeoutMs === undefined ? {} : { timeoutMs: c.timeoutMs });
   const show = (v: unknown, human: () => string | string[]): void => {
     if (c.json) io.out(json(v));
     else for (const l of [human()].flat()) io.out(l);
