@@ -11,7 +11,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const SHARED = ['core', 'protocol', 'store', 'bus', 'ydoc', 'render', 'interop', 'client', 'testing'];
+const SHARED = ['core', 'protocol', 'store', 'bus', 'ydoc', 'render', 'interop', 'client', 'ops', 'testing'];
 
 /** package name → allowed @weft imports (the Layout table). */
 const ALLOWED = {
@@ -24,12 +24,14 @@ const ALLOWED = {
   '@weft/render': ['core', 'interop'],
   '@weft/interop': ['core', 'protocol'],
   '@weft/client': ['core', 'protocol', 'ydoc'],
+  // Service shells' plumbing: config from env, logs, metrics, probes. Imports nothing of ours.
+  '@weft/ops': [],
   '@weft/testing': [...SHARED.filter((s) => s !== 'testing'), 'migrations'],
   '@weft/session': [...SHARED.filter((s) => s !== 'client' && s !== 'testing'), 'migrations'],
   // The Build view's editor is a browser bundle: a Yjs peer (client, ydoc).
-  '@weft/preview': ['core', 'protocol', 'bus', 'store', 'render', 'client', 'ydoc'],
-  '@weft/checkpointer': ['core', 'protocol', 'store', 'bus', 'ydoc'],
-  '@weft/agent': ['core', 'protocol', 'client', 'interop'],
+  '@weft/preview': ['core', 'protocol', 'bus', 'store', 'render', 'client', 'ydoc', 'ops'],
+  '@weft/checkpointer': ['core', 'protocol', 'store', 'bus', 'ydoc', 'ops'],
+  '@weft/agent': ['core', 'protocol', 'client', 'interop', 'ops'],
   // `npm start`: the only package that imports services; runs every build() in one process.
   '@weft/launcher': [...SHARED.filter((s) => s !== 'client' && s !== 'testing'), 'migrations', 'session', 'preview', 'checkpointer', 'agent'],
   '@weft/migrations': [],

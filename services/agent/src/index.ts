@@ -10,7 +10,7 @@ export { buildFromBrief, draftSummary, feedback } from './model-builder.ts';
 export type { ChatMessage, Complete } from './model-client.ts';
 export { chatCompletions, ModelError } from './model-client.ts';
 export type { ModelConfig } from './model-config.ts';
-export { parseModelConfig, MODEL_OPTIONS } from './model-config.ts';
+export { parseModelConfig, modelEnv } from './model-config.ts';
 export { catalogPromptText } from './prompt.ts';
 export type { AgentDeps, RunStatus, RunView } from './agent-http.ts';
 export { agentHandler, NO_MODEL_MESSAGE } from './agent-http.ts';

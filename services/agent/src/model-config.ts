@@ -1,4 +1,6 @@
 // The model endpoint, from the environment once (main reads process.env and passes it here).
+// `modelEnv` declares the variables (docs/config.md is generated from it).
+import { bool, optional, optionalUrl, parseEnv } from '@weft/ops';
 
 export interface ModelConfig {
   /** Base URL of an OpenAI-compatible API, e.g. https://api.example.com/v1 (we POST /chat/completions). */
@@ -9,18 +11,23 @@ export interface ModelConfig {
   readonly stream: boolean;
 }
 
-export const MODEL_OPTIONS = {
-  WEFT_MODEL_URL: 'Base URL of an OpenAI-compatible API (…/v1); required.',
-  WEFT_MODEL: 'Model name sent as "model"; required.',
-  WEFT_MODEL_KEY: 'Bearer key for the endpoint; optional.',
-  WEFT_MODEL_STREAM: '"0" to ask for a whole answer instead of a stream; default "1".',
+export const modelEnv = {
+  WEFT_MODEL_URL: optionalUrl('Base URL of an OpenAI-compatible API (…/v1); with WEFT_MODEL it turns on "Ask the agent" (POST /agent/briefs)', ['http', 'https']),
+  WEFT_MODEL: optional('Model name sent as "model"'),
+  WEFT_MODEL_KEY: optional('Bearer key for the endpoint', { secret: true }),
+  WEFT_MODEL_STREAM: bool('Ask for a streamed answer; 0 = one whole answer', true),
 } as const;
 
+/**
+ * Not configured (no URL or no model) is a value, not an error: the agent door is then off.
+ * A malformed value throws ConfigError (one line naming the variable).
+ */
 export function parseModelConfig(env: Readonly<Record<string, string | undefined>>): { ok: true; value: ModelConfig } | { ok: false; error: string } {
-  const url = env['WEFT_MODEL_URL']?.trim();
-  const model = env['WEFT_MODEL']?.trim();
-  if (!url || !/^https?:\/\//.test(url)) return { ok: false, error: `WEFT_MODEL_URL: ${MODEL_OPTIONS.WEFT_MODEL_URL}` };
-  if (!model) return { ok: false, error: `WEFT_MODEL: ${MODEL_OPTIONS.WEFT_MODEL}` };
-  const key = env['WEFT_MODEL_KEY']?.trim() || null;
-  return { ok: true, value: Object.freeze({ url: url.replace(/\/$/, ''), model, key, stream: env['WEFT_MODEL_STREAM'] !== '0' }) };
+  const e = parseEnv(modelEnv, env);
+  const url = e.WEFT_MODEL_URL?.trim();
+  const model = e.WEFT_MODEL?.trim();
+  if (!url) return { ok: false, error: `WEFT_MODEL_URL: ${modelEnv.WEFT_MODEL_URL.doc}` };
+  if (!model) return { ok: false, error: `WEFT_MODEL: ${modelEnv.WEFT_MODEL.doc}` };
+  const key = e.WEFT_MODEL_KEY?.trim() || null;
+  return { ok: true, value: Object.freeze({ url: url.replace(/\/$/, ''), model, key, stream: e.WEFT_MODEL_STREAM }) };
 }

@@ -14,7 +14,7 @@ import type { Op } from '@weft/core';
 import { applyOpsToYDoc } from '@weft/ydoc';
 import { DraftFold, foldSnapshot, yBaseOf } from '../src/fold.ts';
 import type { PrevSnapshot, TailStep } from '../src/fold.ts';
-import { genesis } from '../src/genesis.ts';
+import { genesis } from '@weft/ydoc';
 
 const TAIL = 50;
 const doc = new Y.Doc();

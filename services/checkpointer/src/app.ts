@@ -10,21 +10,20 @@ import { DraftFold, yBaseOf } from './fold.ts';
 import type { YBase } from './fold.ts';
 import { genesis } from '@weft/ydoc';
 
-export interface Logger {
-  warn(msg: string, fields?: Record<string, unknown>): void;
-  error(msg: string, fields?: Record<string, unknown>): void;
-}
-export const silentLogger: Logger = { warn() {}, error() {} };
-const consoleLogger: Logger = {
-  warn: (m, f) => console.warn(`[checkpointer] ${m}`, f ?? ''),
-  error: (m, f) => console.error(`[checkpointer] ${m}`, f ?? ''),
-};
+import { createLogger } from '@weft/ops';
+import type { Logger } from '@weft/ops';
+
+export type { Logger };
+export { silentLogger } from '@weft/ops';
 
 export interface CheckpointerDeps {
   store: EventStore;
   bus: Pick<Bus, 'subscribe' | 'onReconnect'>;
   now?: () => number;
+  /** Default: JSON lines on stdout (service "checkpointer"). */
   log?: Logger;
+  /** Told of every snapshot written (metrics). */
+  onCheckpoint?: (record: CheckpointRecord) => void;
 }
 
 export interface CheckpointerConfig {
@@ -73,7 +72,7 @@ export function build(deps: CheckpointerDeps, config: CheckpointerConfig = {}): 
   const cacheDrafts = config.cacheDrafts ?? 256;
   const { store } = deps;
   const now = deps.now ?? Date.now;
-  const log = deps.log ?? consoleLogger;
+  const log = deps.log ?? createLogger({ service: 'checkpointer' });
   const states = new Map<string, DraftState>();
   const writes = new Map<string, Promise<unknown>>();
   const written: CheckpointRecord[] = [];
@@ -147,7 +146,9 @@ export function build(deps: CheckpointerDeps, config: CheckpointerConfig = {}): 
     const ok = await store.writeSnapshot({ draftId, version: f.version, epoch: meta.epoch, doc: f.doc as unknown as Json, yState: f.yState, reason });
     if (!ok) return null; // another checkpointer got there first: the same content
     if (f.yState === null) log.warn('snapshot without Yjs state', { draftId, version: f.version, note: f.yNote });
-    written.push({ draftId, version: f.version, reason, ms: performance.now() - t0, foldMs, warm, yState: f.yState !== null });
+    const record: CheckpointRecord = { draftId, version: f.version, reason, ms: performance.now() - t0, foldMs, warm, yState: f.yState !== null };
+    written.push(record);
+    deps.onCheckpoint?.(record);
     if (written.length > MAX_RECORDS) written.splice(0, written.length - MAX_RECORDS);
     return f.version;
   });

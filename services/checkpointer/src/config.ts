@@ -1,33 +1,35 @@
-// Config parsed once by main.ts (CONVENTIONS.md §15): each option with its env name and check.
-export interface CheckpointerEnvConfig {
-  readonly databaseUrl: string;
-  readonly natsUrl: string;
-  readonly quietMs: number;
-  readonly everyOps: number;
-  readonly headCheckMs: number;
-  readonly cacheDrafts: number;
+// Config parsed once by main.ts (CONVENTIONS.md §15). `checkpointerEnv`: the worker's tuning (also
+// read by `npm start`'s in-process checkpointer); `standaloneEnv`: what the standalone worker
+// (main.ts) needs on top. docs/config.md is generated from both.
+import { int, parseEnv, str, url } from '@weft/ops';
+import type { CheckpointerConfig } from './app.ts';
+
+export const checkpointerEnv = {
+  WEFT_CHECKPOINT_QUIET_MS: int('Snapshot a draft after this long without a new version, ms', 2000, 1),
+  WEFT_CHECKPOINT_EVERY_OPS: int('Snapshot once this many ops accumulated since the last snapshot', 50, 1),
+  WEFT_CHECKPOINT_HEAD_CHECK_MS: int('How often followed drafts compare against the log head (catch-up after bus outages), ms', 5000, 100),
+  WEFT_CHECKPOINT_CACHE_DRAFTS: int('Open folds kept between snapshots (one Y.Doc + JSON each); 0 = always fold from the stored state', 256, 0),
+} as const;
+
+export const standaloneEnv = {
+  PORT: int('Port of the operator endpoints /healthz, /readyz, /metrics (0 = any free port)', 8082, 0, 65535),
+  HOST: str('Interface to listen on', '127.0.0.1'),
+  DATABASE_URL: url('Postgres URL', ['postgres', 'postgresql']),
+  NATS_URL: url('NATS URL', ['nats', 'tls']),
+} as const;
+
+export type CheckpointerEnvConfig = Readonly<Required<Pick<CheckpointerConfig, 'quietMs' | 'everyOps' | 'headCheckMs' | 'cacheDrafts'>>>;
+
+/** Throws ConfigError (one line naming the variable) on a bad value; the result is frozen. */
+export function parseConfig(env: Readonly<Record<string, string | undefined>>): CheckpointerEnvConfig {
+  const e = parseEnv(checkpointerEnv, env);
+  return Object.freeze({
+    quietMs: e.WEFT_CHECKPOINT_QUIET_MS, everyOps: e.WEFT_CHECKPOINT_EVERY_OPS,
+    headCheckMs: e.WEFT_CHECKPOINT_HEAD_CHECK_MS, cacheDrafts: e.WEFT_CHECKPOINT_CACHE_DRAFTS,
+  });
 }
 
-const int = (env: Record<string, string | undefined>, name: string, dflt: number, min: number): number => {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return dflt;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`);
-  return n;
-};
-
-export function parseConfig(env: Record<string, string | undefined>): CheckpointerEnvConfig {
-  const databaseUrl = env['DATABASE_URL'];
-  const natsUrl = env['NATS_URL'];
-  if (!databaseUrl) throw new Error('DATABASE_URL is required (the checkpointer runs standalone on Postgres)');
-  if (!natsUrl) throw new Error('NATS_URL is required (standalone; the in-process bus only exists inside `npm start`)');
-  return Object.freeze({
-    databaseUrl,
-    natsUrl,
-    quietMs: int(env, 'WEFT_CHECKPOINT_QUIET_MS', 2000, 1),
-    everyOps: int(env, 'WEFT_CHECKPOINT_EVERY_OPS', 50, 1),
-    headCheckMs: int(env, 'WEFT_CHECKPOINT_HEAD_CHECK_MS', 5000, 100),
-    // Open folds kept between snapshots (one Y.Doc + JSON each); 0 = always fold from the stored state.
-    cacheDrafts: int(env, 'WEFT_CHECKPOINT_CACHE_DRAFTS', 256, 0),
-  });
+export function parseStandalone(env: Readonly<Record<string, string | undefined>>): { readonly port: number; readonly host: string; readonly databaseUrl: string; readonly natsUrl: string } {
+  const e = parseEnv(standaloneEnv, env);
+  return Object.freeze({ port: e.PORT, host: e.HOST, databaseUrl: e.DATABASE_URL, natsUrl: e.NATS_URL });
 }

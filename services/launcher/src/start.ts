@@ -1,65 +1,89 @@
-// `npm start`: every service in one process. Embedded default: PGlite under WEFT_DATA_DIR and the
-// in-process bus, no server installed. With DATABASE_URL / NATS_URL: real Postgres and NATS.
-// WEFT_SERVICES picks which services this process runs (default all: session,preview,checkpointer);
-// `WEFT_SERVICES=session` with DATABASE_URL and NATS_URL is the session service alone (compose).
-// The only place that reads process.env (with the services' own config parsers).
+// `npm start` (through tsx) and the image's `node dist/launcher.js`: the services WEFT_SERVICES
+// names in one process (default all: session, preview, checkpointer). Embedded default: PGlite
+// under WEFT_DATA_DIR and the in-process bus, no server installed. With DATABASE_URL / NATS_URL:
+// real Postgres and NATS; `WEFT_SERVICES=session` with both is the session service alone (compose).
+// The only place that reads process.env: every service's schema parses it here, once.
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { agentHandler, parseModelConfig } from '@weft/agent';
 import { createMemoryBus, createNatsBus } from '@weft/bus';
-import { build as buildCheckpointer, parseConfig as parseCheckpointerConfig } from '@weft/checkpointer';
+import { build as buildCheckpointer, checkpointerMetrics, parseConfig as parseCheckpointerConfig } from '@weft/checkpointer';
 import { migrateToLatest } from '@weft/migrations';
-import { build as buildPreview } from '@weft/preview';
+import { accessLog, ConfigError, createLogger, createRegistry, exitOnStartupError, logEnv, parseEnv, probes, routeConsole } from '@weft/ops';
+import type { ReadinessChecks } from '@weft/ops';
+import { build as buildPreview, parseConfig as parsePreviewConfig } from '@weft/preview';
 import { actionsExtension, collabExtension, listen, mcpExtension, parseConfig } from '@weft/session';
 import { connectPostgres, EventStore, openPGlite, SessionStore, TokenStore } from '@weft/store';
+import { launcherEnv, SERVICES } from './config.ts';
 
-const ALL = ['session', 'preview', 'checkpointer'] as const;
-type ServiceName = (typeof ALL)[number];
+/** Every variable parsed before anything starts, so a bad one stops the process in one line. */
+function readConfig(env: NodeJS.ProcessEnv) {
+  const services = parseEnv(launcherEnv, env).WEFT_SERVICES;
+  const logging = parseEnv(logEnv, env);
+  const base = parseConfig(env);
+  if (!base.databaseUrl && services.size < SERVICES.length) throw new ConfigError('WEFT_SERVICES', 'fewer than all services needs DATABASE_URL (the embedded PGlite lives inside one process)');
+  return {
+    services, logging, base,
+    preview: parsePreviewConfig(env, null),
+    checkpointer: parseCheckpointerConfig(env),
+    model: parseModelConfig(env),
+  };
+}
 
 async function main(): Promise<void> {
-  const env = process.env;
-  const services = parseServices(env['WEFT_SERVICES']);
-  const base = parseConfig(env);
-  const dataDir = resolve(base.dataDir);
+  const cfg = readConfig(process.env);
+  const { services } = cfg;
+  const name = services.size === SERVICES.length ? 'weft' : [...services].join('+');
+  const logger = (service: string) => createLogger({ service, level: cfg.logging.WEFT_LOG_LEVEL, ...(cfg.logging.WEFT_NODE_ID ? { node: cfg.logging.WEFT_NODE_ID } : {}) });
+  const log = logger(name);
+  // Libraries that print (Hocuspocus, the bus's fallbacks) write JSON lines too.
+  routeConsole(log);
+
+  const dataDir = resolve(cfg.base.dataDir);
   mkdirSync(dataDir, { recursive: true });
-  const adminToken = base.adminToken ?? persistedAdminToken(dataDir);
-  const config = parseConfig(env, { adminToken, dataDir });
-  if (!config.databaseUrl && services.size < ALL.length) throw new Error('WEFT_SERVICES needs DATABASE_URL: the embedded PGlite lives inside one process');
+  const adminToken = cfg.base.adminToken ?? persistedAdminToken(dataDir);
+  const config = Object.freeze({ ...cfg.base, adminToken, dataDir });
 
   const conn = config.databaseUrl ? connectPostgres(config.databaseUrl) : await openPGlite(join(dataDir, 'pglite'));
   if (config.databaseUrl) await migrateToLatest(conn.db);
-  const bus = config.natsUrl ? await createNatsBus(config.natsUrl) : createMemoryBus();
+  const bus = config.natsUrl ? await createNatsBus(config.natsUrl, { name: `weft-${name}` }) : createMemoryBus();
   const store = new EventStore(conn.db);
   const tokens = new TokenStore(conn.db);
+  const registry = createRegistry();
 
-  const preview = services.has('preview') ? buildPreview({ store, tokens, bus }, { sessionUrl: env['WEFT_SESSION_URL'] ?? '', adminToken, ticketSecret: env['WEFT_PREVIEW_SECRET'] ?? null }) : null;
-  const checkpointerConfig = services.has('checkpointer') ? parseCheckpointerConfig({ DATABASE_URL: 'in-process', NATS_URL: 'in-process', ...env }) : null;
-  const checkpointer = checkpointerConfig ? buildCheckpointer({ store, bus }, checkpointerConfig) : null;
+  const preview = services.has('preview')
+    ? buildPreview({ store, tokens, bus, log: logger('preview'), registry }, { ...cfg.preview, adminToken })
+    : null;
+  const checkpointer = services.has('checkpointer')
+    ? buildCheckpointer({ store, bus, log: logger('checkpointer'), onCheckpoint: checkpointerMetrics(registry) }, cfg.checkpointer)
+    : null;
   await checkpointer?.run();
+  const ready: ReadinessChecks = { database: () => store.ping().then(() => true), bus: () => bus.connected };
 
   let url: string;
   let closeHttp: () => Promise<void>;
   if (services.has('session')) {
     // "Ask the agent": POST /agent/briefs, acting with the caller's token against this session.
-    const modelConfig = parseModelConfig(env);
     let sessionUrl = '';
-    const agent = agentHandler({ sessionUrl: () => sessionUrl, model: modelConfig.ok ? modelConfig.value : null });
-    const session = await listen({ store, tokens, sessions: new SessionStore(conn.db), bus }, config, [collabExtension(), mcpExtension(), actionsExtension(preview ? { verifyTicket: (t, id) => preview.validTicket(t, id) } : {})], (req, res) => agent(req, res) || (preview?.handle(req, res) ?? false));
+    const agent = agentHandler({ sessionUrl: () => sessionUrl, model: cfg.model.ok ? cfg.model.value : null });
+    const session = await listen(
+      { store, tokens, sessions: new SessionStore(conn.db), bus, log: logger('session'), registry },
+      config, [collabExtension(), mcpExtension(), actionsExtension(preview ? { verifyTicket: (tk, id) => preview.validTicket(tk, id) } : {})],
+      (req, res) => agent(req, res) || (preview?.handle(req, res) ?? false),
+    );
     url = sessionUrl = session.url;
     closeHttp = () => session.close();
   } else {
+    // Preview and/or checkpointer alone: their pages and the operator's endpoints.
+    const probe = probes(name, registry, ready);
+    const access = accessLog(log);
     const server = createServer((req, res) => {
-      if (req.url === '/healthz') {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ ok: true, services: [...services], bus: bus.connected }));
-        return;
-      }
-      if (!preview?.handle(req, res)) {
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'No such route on this process.' } }));
-      }
+      access(req, res);
+      if (probe.handle(req, res) || preview?.handle(req, res)) return;
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'No such route on this process.' } }));
     });
     await new Promise<void>((r) => server.listen(config.port, config.host, () => r()));
     const addr = server.address();
@@ -70,33 +94,44 @@ async function main(): Promise<void> {
     };
   }
 
-  console.log(`
+  // Test harnesses and scripts wait for "Weft is running at <url> " in this line.
+  log.info(`Weft is running at ${url} (${[...services].join(', ')})`, {
+    url, services: [...services],
+    storage: config.databaseUrl ? 'postgres' : 'pglite', bus: config.natsUrl ? 'nats' : 'in-process',
+    model: cfg.model.ok ? cfg.model.value.model : null,
+  });
+  // A person at a terminal (`npm start`), or one whose admin token was just made, gets it and the
+  // two things to do next on stderr; containers given WEFT_ADMIN_TOKEN get only JSON lines.
+  if (services.has('session') && (process.stderr.isTTY || cfg.base.adminToken === null)) {
+    process.stderr.write(`
   Weft is running at ${url}   (${[...services].join(', ')})
     storage: ${config.databaseUrl ? 'Postgres (DATABASE_URL)' : `embedded PGlite in ${join(dataDir, 'pglite')}`}
     bus:     ${config.natsUrl ? 'NATS (NATS_URL)' : 'in-process'}
     admin token: ${adminToken}
-${services.has('session') ? `
+
   Try:  export WEFT=${url} TOKEN=${adminToken}
         curl -s -X POST $WEFT/v1/drafts -H "authorization: Bearer $TOKEN" -d '{"id":"home","title":"Home"}'
         open ${url}/build/home  (paste the token when asked)
-` : ''}`);
+
+`);
+  }
 
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: draining and stopping`);
+    log.info('draining and stopping', { signal });
     // Orchestrators kill at 10–30 s: whatever still hangs after 4.5 s (a peer that never closes, a
     // query that never returns) is left behind. Leases go first (in closeHttp), commits are fenced,
     // so nothing acknowledged depends on finishing the rest.
     setTimeout(() => {
-      console.error(`${signal}: still stopping after 4.5 s (at: ${at}); exiting`);
+      log.error('still stopping after 4.5 s; exiting', { signal, at });
       process.exit(0);
     }, 4500).unref();
     let at = 'http';
     const step = async (name: string, f: () => Promise<unknown> | undefined): Promise<void> => {
       at = name;
-      await Promise.resolve(f()).catch((e: unknown) => console.error(`${signal}: ${name} failed: ${String(e)}`));
+      await Promise.resolve(f()).catch((e: unknown) => log.warn('shutdown step failed', { signal, step: name, err: e }));
     };
     await step('http', closeHttp);
     await step('preview', () => preview?.close());
@@ -104,20 +139,11 @@ ${services.has('session') ? `
     await step('checkpointer', () => checkpointer?.stop());
     await step('bus', () => bus.close());
     await step('database', () => conn.close());
+    log.info('stopped');
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
-}
-
-function parseServices(raw: string | undefined): Set<ServiceName> {
-  if (!raw) return new Set(ALL);
-  const out = new Set<ServiceName>();
-  for (const s of raw.split(',').map((x) => x.trim()).filter(Boolean)) {
-    if (!(ALL as readonly string[]).includes(s)) throw new Error(`WEFT_SERVICES: unknown service "${s}" (known: ${ALL.join(', ')})`);
-    out.add(s as ServiceName);
-  }
-  return out;
 }
 
 /** Kept under the data dir so restarts keep the same admin token (the file is only the owner's). */
@@ -129,7 +155,4 @@ function persistedAdminToken(dataDir: string): string {
   return token;
 }
 
-main().catch((e: unknown) => {
-  console.error(e);
-  process.exit(1);
-});
+main().catch((e: unknown) => exitOnStartupError(e, 'weft'));

@@ -18,12 +18,19 @@ import { buildPage, catalogJson } from './pages.ts';
 import { Sources } from './sources.ts';
 import { Tickets } from './tickets.ts';
 import type { Readable } from './tickets.ts';
+import { createLogger, Registry } from '@weft/ops';
+import type { Logger } from '@weft/ops';
+import { previewMetrics } from './metrics.ts';
 
 export interface PreviewDeps {
   store: EventStore;
   tokens: Pick<TokenStore, 'verify'>;
   bus: Pick<Bus, 'subscribe' | 'onReconnect'>;
   now?: () => number;
+  /** Default: JSON lines on stdout (service "preview"). */
+  log?: Logger;
+  /** Where the preview's metrics go (its shell serves /metrics); default a private registry. */
+  registry?: Registry;
 }
 
 export interface PreviewConfig {
@@ -84,6 +91,8 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
   const subs = new Map<string, Subscription>();
   const sseClients = new Set<ServerResponse>();
   let closed = false;
+  const log = deps.log ?? createLogger({ service: 'preview' });
+  const metrics = previewMetrics(deps.registry ?? new Registry(), { drafts: () => loaded.size, streams: () => sseClients.size });
 
   const follower = new DraftFollower({
     refill: async (draftId, after) => (await store.readSteps(draftId, { after, limit: 1000 }))
@@ -99,9 +108,15 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
           if (Array.isArray(d)) ops.push(...(d as Op[]));
         }
       }
+      const done = metrics.applySeconds.startTimer();
       live.apply(v.version, ops);
+      done();
+      metrics.versionsApplied.inc();
     },
-    onError: (e, draftId) => console.error(`[preview] ${draftId}: ${String(e)}`),
+    onError: (e, draftId) => {
+      metrics.renderErrors.inc({ where: 'follow' });
+      log.error('draft follow failed', { draftId, err: e });
+    },
   });
   const stopHeadChecks = follower.startHeadChecks(config.headCheckMs ?? 2000);
   const offReconnect = deps.bus.onReconnect(() => { void follower.checkHeads(); });
@@ -285,7 +300,8 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
         }
         if (closed) { sendJson(res, 503, { code: 'UNAVAILABLE', message: 'The preview is shutting down.' }); return true; }
         Promise.resolve(r.fn(req, res, m as unknown as string[], url)).catch((e: unknown) => {
-          console.error(`[preview] ${url.pathname}: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+          metrics.renderErrors.inc({ where: 'request' });
+          log.error('preview request failed', { path: url.pathname, reqId: req.id, err: e });
           if (!res.headersSent) sendJson(res, 500, { code: 'INTERNAL', message: 'Preview failed; see the server log.' });
           else res.end();
         });

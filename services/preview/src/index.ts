@@ -5,3 +5,4 @@ export type { Change } from './live-draft.ts';
 export { touched } from './changes.ts';
 export type { Touched } from './changes.ts';
 export { Tickets, TICKET_TTL_MS } from './tickets.ts';
+export { parseConfig, parseStandalone, previewEnv, standaloneEnv } from './config.ts';

@@ -1,26 +1,32 @@
-// Standalone preview: DATABASE_URL + NATS_URL (+ PORT, WEFT_SESSION_URL for the Build view's API
-// calls, WEFT_ADMIN_TOKEN). Only this file reads process.env (CONVENTIONS.md §15).
+// Standalone preview: DATABASE_URL + NATS_URL (+ PORT, HOST, WEFT_SESSION_URL for the Build view's
+// API calls, WEFT_ADMIN_TOKEN). Only this file reads process.env (CONVENTIONS.md §15).
 import { createServer } from 'node:http';
 import { createNatsBus } from '@weft/bus';
+import { accessLog, createRegistry, exitOnStartupError, loggerFromEnv, probes, routeConsole } from '@weft/ops';
 import { connectPostgres, EventStore, TokenStore } from '@weft/store';
 import { build } from './app.ts';
+import { parseConfig, parseStandalone } from './config.ts';
 
 async function main(): Promise<void> {
   const env = process.env;
-  const databaseUrl = env['DATABASE_URL'];
-  const natsUrl = env['NATS_URL'];
-  if (!databaseUrl || !natsUrl) throw new Error('DATABASE_URL and NATS_URL are required (standalone preview)');
-  const port = Number(env['PORT'] ?? '8081');
-  if (!Number.isInteger(port) || port < 0) throw new Error(`PORT must be an integer, got "${env['PORT']}"`);
-  const conn = connectPostgres(databaseUrl);
-  const bus = await createNatsBus(natsUrl, { name: 'weft-preview' });
-  const preview = build({ store: new EventStore(conn.db), tokens: new TokenStore(conn.db), bus }, {
-    sessionUrl: env['WEFT_SESSION_URL'] ?? '', adminToken: env['WEFT_ADMIN_TOKEN'] ?? null, ticketSecret: env['WEFT_PREVIEW_SECRET'] ?? null,
-  });
+  const standalone = parseStandalone(env);
+  const config = parseConfig(env, standalone.adminToken);
+  const log = loggerFromEnv('preview', env);
+  routeConsole(log);
+  const conn = connectPostgres(standalone.databaseUrl);
+  const bus = await createNatsBus(standalone.natsUrl, { name: 'weft-preview' });
+  const store = new EventStore(conn.db);
+  const registry = createRegistry();
+  const preview = build({ store, tokens: new TokenStore(conn.db), bus, log, registry }, config);
+  const probe = probes('preview', registry, { database: () => store.ping().then(() => true), bus: () => bus.connected });
+  const access = accessLog(log);
   const server = createServer((req, res) => {
-    if (!preview.handle(req, res)) { res.writeHead(404, { 'content-type': 'text/plain' }); res.end('not found'); }
+    access(req, res);
+    if (probe.handle(req, res) || preview.handle(req, res)) return;
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ code: 'NOT_FOUND', message: `No route ${req.method} ${req.url}.` }));
   });
-  server.listen(port, env['HOST'] ?? '127.0.0.1', () => console.log(`preview listening on :${port}`));
+  server.listen(standalone.port, standalone.host, () => log.info('preview listening', { port: standalone.port }));
   const stop = async (): Promise<void> => {
     await preview.close();
     server.closeAllConnections();
@@ -33,4 +39,4 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop());
 }
 
-main().catch((e: unknown) => { console.error(e); process.exit(1); });
+main().catch((e: unknown) => exitOnStartupError(e, 'preview'));

@@ -16,7 +16,7 @@ import postgres from 'postgres';
 import { build } from '../src/app.ts';
 import { collabExtension } from '../src/collab/collab.ts';
 import { parseConfig } from '../src/config.ts';
-import { silentLogger } from '../src/context.ts';
+import { silentLogger } from '@weft/ops';
 import { listen } from '../src/main.ts';
 import { machineLine } from './machine.ts';
 

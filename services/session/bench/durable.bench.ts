@@ -9,7 +9,7 @@ import { startPostgres } from '@weft/testing';
 import { build } from '../src/app.ts';
 import { collabExtension } from '../src/collab/collab.ts';
 import { parseConfig } from '../src/config.ts';
-import { silentLogger } from '../src/context.ts';
+import { silentLogger } from '@weft/ops';
 
 const pct = (xs: number[], p: number): number => {
   const s = [...xs].sort((a, b) => a - b);

@@ -15,7 +15,7 @@ import { connectPostgres, EventStore, SessionStore, TokenStore } from '@weft/sto
 import { startPostgres } from '@weft/testing';
 import { collabExtension } from '../src/collab/collab.ts';
 import { parseConfig } from '../src/config.ts';
-import { silentLogger } from '../src/context.ts';
+import { silentLogger } from '@weft/ops';
 import { listen } from '../src/main.ts';
 import { machineLine } from './machine.ts';
 

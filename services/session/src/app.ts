@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { refusedEvent, stepEvents } from '@weft/protocol';
 import type { AgUiEvent } from '@weft/protocol';
 import type { SessionConfig } from './config.ts';
-import { consoleLogger } from './context.ts';
+import { createLogger, probes } from '@weft/ops';
 import type { Ctx, Deps } from './context.ts';
 import { Auth } from './commands/principal.ts';
 import { WeftError } from './commands/errors.ts';
@@ -19,7 +19,7 @@ import { Turns } from './live/turns.ts';
 import { Relay } from './live/relay.ts';
 import { Ownership } from './cluster/ownership.ts';
 import { FORWARDED_BY, forwardHttp } from './cluster/forward.ts';
-import { Metrics } from './metrics.ts';
+import { sessionMetrics } from './metrics.ts';
 import { RoomManager } from './rooms/room-manager.ts';
 import type { CommittedStep } from './rooms/types.ts';
 
@@ -55,8 +55,8 @@ export interface App {
 /** Builds the session service without listening (CONVENTIONS.md §3: build apart from listen). */
 export function build(deps: Deps, config: SessionConfig, extensions: Extension[] = []): App {
   const now = deps.now ?? Date.now;
-  const log = deps.log ?? consoleLogger;
-  const metrics = new Metrics();
+  const log = deps.log ?? createLogger({ service: 'session' });
+  const metrics = sessionMetrics(deps.registry);
   const sse = new SseHub();
   const turns = new Turns();
   const listeners: ((steps: CommittedStep[]) => void)[] = [];
@@ -64,15 +64,16 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
   const relay = new Relay({ store: deps.store, bus: deps.bus, log });
   const publish = (draftId: string, version: number, events: AgUiEvent[]): void => {
     sse.publish(draftId, version, events);
-    relay.publish(draftId, version, events);
+    const done = metrics.fanoutSeconds.startTimer();
+    relay.publish(draftId, version, events, (sent) => done({ outcome: sent ? 'ok' : 'failed' }));
   };
 
   const onCommitted = (steps: CommittedStep[]): void => {
-    metrics.inc('weft_steps_committed_total', steps.length, 'Steps committed to the log');
-    metrics.inc('weft_commit_batches_total', 1, 'Group-commit transactions');
+    metrics.stepsCommitted.inc(steps.length);
+    metrics.commitBatchSteps.observe(steps.length);
     for (const s of steps) {
-      metrics.inc('weft_ops_applied_total', s.ops.length, 'Ops applied');
-      metrics.inc('weft_ops_refused_total', s.refused.length, 'Ops refused');
+      metrics.opsApplied.inc(s.ops.length);
+      for (const r of s.refused) metrics.opsRefused.inc({ rule: r.rule });
       const events: AgUiEvent[] = [];
       if (s.turnId) {
         const started = turns.begin(s.draftId, s.turnId, s.actor, s.version, s.createdAt);
@@ -103,7 +104,7 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
     log: deps.store, now, opsPerTurn: config.opsPerTurn, opsPerSecond: config.opsPerSecond, maxBatch: config.maxBatch, onCommitted,
     // A step refused whole writes no version, but watchers still see the refusal (activity feeds).
     onRefused: (draftId, r) => {
-      metrics.inc('weft_ops_refused_total', r.refused.length, 'Ops refused');
+      for (const x of r.refused) metrics.opsRefused.inc({ rule: x.rule });
       sse.publish(draftId, null, [refusedEvent(r.refused, { version: r.version, opId: r.opId, actor: r.actor, turnId: r.turnId }, now())]);
     },
   });
@@ -124,9 +125,8 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
     const room = rooms.peek(draftId);
     // Not a new version: SSE frames without an id (the hub would skip a repeated version).
     sse.publish(draftId, null, done.events);
-    deps.bus.publish(draftId, { draftId, version: room?.committedVersion ?? 0, events: done.events }).catch(() => {
-      metrics.inc('weft_bus_publish_failed_total', 1);
-    });
+    const fanout = metrics.fanoutSeconds.startTimer();
+    deps.bus.publish(draftId, { draftId, version: room?.committedVersion ?? 0, events: done.events }).then(() => fanout({ outcome: 'ok' }), () => fanout({ outcome: 'failed' }));
     deps.sessions.finishTurn(`${draftId}/${turnId}`, { opCount: done.summary['ops'] ?? 0, summary: done.summary })
       .catch((e: unknown) => log.warn('turn audit finish failed', { error: String(e) }));
     return done.summary;
@@ -138,9 +138,11 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
     config, store: deps.store, tokens: deps.tokens, sessions, bus: deps.bus, now, log,
     auth: new Auth(config.adminToken, deps.tokens, now), rooms, sse, turns, metrics, finishTurn, ownership,
   };
-  metrics.gauge('weft_rooms_open', () => rooms.size, 'Drafts loaded in memory');
-  metrics.gauge('weft_sse_clients', () => sse.count, 'Open SSE streams');
-  metrics.gauge('weft_sessions_open', () => sessions.count, 'Open build sessions');
+  metrics.gauge('weft_rooms_open', 'Drafts loaded in memory', () => rooms.size);
+  metrics.gauge('weft_sse_clients', 'Open SSE streams', () => sse.count);
+  metrics.gauge('weft_sessions_open', 'Open build sessions', () => sessions.count);
+  // Readiness (GET /readyz) apart from liveness (GET /healthz): the log's database and the bus.
+  const probe = probes('session', metrics.registry, { database: () => deps.store.ping().then(() => true), bus: () => deps.bus.connected });
 
   const router = new Router();
   registerAdmin(router, ctx);
@@ -164,28 +166,30 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
     if (m === 'method') return sendError(res, new WeftError('BAD_REQUEST', `Method ${req.method} is not allowed on ${url.pathname}.`));
     m.handler({ req, res, params: m.params, url }).catch((e: unknown) => {
       if (e instanceof WeftError) {
-        metrics.inc('weft_http_errors_total', 1, 'Typed HTTP errors');
+        metrics.httpErrors.inc({ code: e.code });
         if (!res.headersSent) sendError(res, e);
         else res.end();
         return;
       }
       if (isDatabaseUnavailable(e)) {
-        metrics.inc('weft_http_unavailable_total', 1, 'Requests answered 503 while the database was unreachable');
+        metrics.httpErrors.inc({ code: 'UNAVAILABLE' });
         if (!res.headersSent) sendError(res, new WeftError('UNAVAILABLE', 'The database is unreachable; retry shortly (writes: with the same opId).'));
         else res.end();
         return;
       }
-      log.error('unhandled error', { path: url.pathname, error: e instanceof Error ? e.stack ?? e.message : String(e) });
-      metrics.inc('weft_http_internal_errors_total', 1, 'Unexpected errors');
+      log.error('unhandled error', { path: url.pathname, reqId: req.id, err: e });
+      metrics.httpErrors.inc({ code: 'INTERNAL' });
       if (!res.headersSent) sendError(res, new WeftError('INTERNAL'));
       else res.end();
     });
   };
 
+
   return {
     ctx,
     router,
     handle(req, res) {
+      if (req.url?.startsWith('/readyz') && probe.handle(req, res)) return;
       const url = new URL(req.url ?? '/', 'http://localhost');
       if (ownership && !req.headers[FORWARDED_BY]) {
         const draftId = DRAFT_PATH.exec(url.pathname)?.[1];

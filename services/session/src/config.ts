@@ -1,4 +1,25 @@
 // Config parsed once by main.ts/start.ts; nothing else reads process.env (CONVENTIONS.md §15).
+// `sessionEnv` declares every variable (docs/config.md is generated from it).
+import { int, optional, optionalUrl, parseEnv, str } from '@weft/ops';
+import type { EnvValues } from '@weft/ops';
+
+export const sessionEnv = {
+  PORT: int('HTTP port (0 = any free port)', 8080, 0, 65535),
+  HOST: str('Interface to listen on', '127.0.0.1'),
+  DATABASE_URL: optionalUrl('Postgres URL; unset = embedded PGlite under WEFT_DATA_DIR', ['postgres', 'postgresql']),
+  NATS_URL: optionalUrl('NATS URL; unset = in-process bus', ['nats', 'tls']),
+  WEFT_DATA_DIR: str('Embedded data directory (PGlite, the generated admin token)', '.weft'),
+  WEFT_ADMIN_TOKEN: optional('Admin bearer token; unset = generated, kept under WEFT_DATA_DIR and printed', { secret: true }),
+  WEFT_OPS_PER_TURN: int('Op budget of one agent turn', 500, 1),
+  WEFT_OPS_PER_SECOND: int('Ops per second per actor and draft', 20, 1),
+  WEFT_SESSION_IDLE_MS: int('Close a build session after this idle time, ms', 30 * 60_000, 1000),
+  WEFT_MAX_BODY_BYTES: int('Largest request body or Yjs update, bytes', 512 * 1024, 1024),
+  WEFT_MAX_BATCH: int('Most steps per group commit', 64, 1),
+  WEFT_NODE_ID: optional('This session node\'s id when several nodes share one Postgres (drafts are leased to one owner; other nodes forward to it); unset = a single node'),
+  WEFT_NODE_URL: optionalUrl('The URL other session nodes use to reach this one (default http://HOST:PORT)', ['http', 'https']),
+  WEFT_LEASE_MS: int('How long a draft\'s lease lasts without renewal, ms (several nodes): a dead owner\'s drafts move after it', 5000, 200),
+  WEFT_COMPACT_AFTER_STRUCTS: int('Start a new Yjs epoch (peers reload) once a draft\'s Yjs doc holds this many structs of history beyond a fresh build (and more than the build itself)', 500, 16),
+} as const;
 
 export interface SessionConfig {
   readonly port: number;
@@ -25,43 +46,15 @@ export interface SessionConfig {
   readonly leaseMs: number;
 }
 
-interface Option<K extends keyof SessionConfig> {
-  env: string;
-  description: string;
-  parse: (raw: string | undefined) => SessionConfig[K];
-}
+const fromEnv = (e: EnvValues<typeof sessionEnv>): SessionConfig => ({
+  port: e.PORT, host: e.HOST, databaseUrl: e.DATABASE_URL, natsUrl: e.NATS_URL, dataDir: e.WEFT_DATA_DIR,
+  adminToken: e.WEFT_ADMIN_TOKEN, opsPerTurn: e.WEFT_OPS_PER_TURN, opsPerSecond: e.WEFT_OPS_PER_SECOND,
+  sessionIdleMs: e.WEFT_SESSION_IDLE_MS, maxBodyBytes: e.WEFT_MAX_BODY_BYTES, maxBatch: e.WEFT_MAX_BATCH,
+  compactAfterStructs: e.WEFT_COMPACT_AFTER_STRUCTS,
+  nodeId: e.WEFT_NODE_ID, nodeUrl: e.WEFT_NODE_URL, leaseMs: e.WEFT_LEASE_MS,
+});
 
-const int = (name: string, dflt: number, min = 0) => (raw: string | undefined): number => {
-  if (raw === undefined || raw === '') return dflt;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`);
-  return n;
-};
-const str = (dflt: string) => (raw: string | undefined): string => (raw === undefined || raw === '' ? dflt : raw);
-const optional = (raw: string | undefined): string | null => (raw === undefined || raw === '' ? null : raw);
-
-export const options: { [K in keyof SessionConfig]: Option<K> } = {
-  port: { env: 'PORT', description: 'HTTP port (0 = any free port)', parse: int('PORT', 8080) },
-  host: { env: 'HOST', description: 'Interface to listen on', parse: str('127.0.0.1') },
-  databaseUrl: { env: 'DATABASE_URL', description: 'Postgres URL; unset = embedded PGlite under WEFT_DATA_DIR', parse: optional },
-  natsUrl: { env: 'NATS_URL', description: 'NATS URL; unset = in-process bus', parse: optional },
-  dataDir: { env: 'WEFT_DATA_DIR', description: 'Embedded data directory', parse: str('.weft') },
-  adminToken: { env: 'WEFT_ADMIN_TOKEN', description: 'Admin bearer token; unset = generated and printed', parse: optional },
-  opsPerTurn: { env: 'WEFT_OPS_PER_TURN', description: 'Op budget of one agent turn', parse: int('WEFT_OPS_PER_TURN', 500, 1) },
-  opsPerSecond: { env: 'WEFT_OPS_PER_SECOND', description: 'Ops per second per session', parse: int('WEFT_OPS_PER_SECOND', 20, 1) },
-  sessionIdleMs: { env: 'WEFT_SESSION_IDLE_MS', description: 'Close a session after this idle time', parse: int('WEFT_SESSION_IDLE_MS', 30 * 60_000, 1000) },
-  maxBodyBytes: { env: 'WEFT_MAX_BODY_BYTES', description: 'Largest request body or Yjs update', parse: int('WEFT_MAX_BODY_BYTES', 512 * 1024, 1024) },
-  maxBatch: { env: 'WEFT_MAX_BATCH', description: 'Most steps per group commit', parse: int('WEFT_MAX_BATCH', 64, 1) },
-  nodeId: { env: 'WEFT_NODE_ID', description: 'This session node\'s id when several nodes share one Postgres (drafts are leased to one owner; other nodes forward to it); unset = a single node', parse: optional },
-  nodeUrl: { env: 'WEFT_NODE_URL', description: 'The URL other session nodes use to reach this one (default http://HOST:PORT)', parse: optional },
-  leaseMs: { env: 'WEFT_LEASE_MS', description: 'How long a draft\'s lease lasts without renewal (several nodes): a dead owner\'s drafts move after it', parse: int('WEFT_LEASE_MS', 5000, 200) },
-  compactAfterStructs: { env: 'WEFT_COMPACT_AFTER_STRUCTS', description: 'Start a new Yjs epoch (peers reload) once a draft\'s Yjs doc holds this many structs of history beyond a fresh build (and more than the build itself)', parse: int('WEFT_COMPACT_AFTER_STRUCTS', 500, 16) },
-};
-
-export function parseConfig(env: Record<string, string | undefined>, overrides: Partial<SessionConfig> = {}): SessionConfig {
-  const out: Record<string, unknown> = {};
-  for (const [key, opt] of Object.entries(options) as [keyof SessionConfig, Option<keyof SessionConfig>][]) {
-    out[key] = key in overrides ? overrides[key] : opt.parse(env[opt.env]);
-  }
-  return Object.freeze(out) as unknown as SessionConfig;
+/** Throws ConfigError (one line naming the variable) on a bad value; the result is frozen. */
+export function parseConfig(env: Readonly<Record<string, string | undefined>>, overrides: Partial<SessionConfig> = {}): SessionConfig {
+  return Object.freeze({ ...fromEnv(parseEnv(sessionEnv, env)), ...overrides });
 }

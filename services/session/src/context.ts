@@ -1,4 +1,5 @@
 import type { Bus } from '@weft/bus';
+import type { Logger, Registry } from '@weft/ops';
 import type { EventStore, SessionStore, TokenStore } from '@weft/store';
 import type { SessionConfig } from './config.ts';
 import type { Auth } from './commands/principal.ts';
@@ -9,19 +10,16 @@ import type { Turns } from './live/turns.ts';
 import type { SessionManager } from './live/sessions.ts';
 import type { Ownership } from './cluster/ownership.ts';
 
-export interface Logger {
-  info(msg: string, extra?: Record<string, unknown>): void;
-  warn(msg: string, extra?: Record<string, unknown>): void;
-  error(msg: string, extra?: Record<string, unknown>): void;
-}
-
 export interface Deps {
   store: EventStore;
   tokens: TokenStore;
   sessions: SessionStore;
   bus: Bus;
   now?: () => number;
+  /** Default: JSON lines on stdout (service "session"). */
   log?: Logger;
+  /** Metrics registry shared with the process's other services; default the session's own. */
+  registry?: Registry;
 }
 
 /** Everything a route handler needs; built once by `build()`. */
@@ -43,10 +41,3 @@ export interface Ctx {
   /** Ends an agent turn: RUN_FINISHED on the stream and the bus; null if it was not open. */
   finishTurn(draftId: string, turnId: string): Record<string, number> | null;
 }
-
-export const consoleLogger: Logger = {
-  info: (m, e) => console.log(JSON.stringify({ level: 'info', msg: m, ...e })),
-  warn: (m, e) => console.warn(JSON.stringify({ level: 'warn', msg: m, ...e })),
-  error: (m, e) => console.error(JSON.stringify({ level: 'error', msg: m, ...e })),
-};
-export const silentLogger: Logger = { info: () => {}, warn: () => {}, error: () => {} };

@@ -7,7 +7,7 @@ import type { TestDatabase } from '@weft/testing';
 import { listen } from '../src/main.ts';
 import { parseConfig } from '../src/config.ts';
 import type { SessionConfig } from '../src/config.ts';
-import { silentLogger } from '../src/context.ts';
+import { silentLogger } from '@weft/ops';
 import type { App, Extension } from '../src/app.ts';
 import { collabExtension } from '../src/collab/collab.ts';
 

@@ -6,7 +6,7 @@ import type { BusMessage } from '@weft/bus';
 import { createTestDatabase } from '@weft/testing';
 import type { TestDatabase } from '@weft/testing';
 import { EventStore } from '@weft/store';
-import { silentLogger } from '../src/context.ts';
+import { silentLogger } from '@weft/ops';
 import { Relay } from '../src/live/relay.ts';
 import { addSectionOps, startTestSession } from './helpers.ts';
 

@@ -1,4 +1,6 @@
 import type { Draft, ErrorPayload, Op } from '@weft/core';
+import { Transport } from './transport.ts';
+import type { TransportOptions } from './transport.ts';
 import type {
   AgUiEvent, EventsResponse, MintTokenRequest, MintTokenResponse, OpenSessionResponse, SubmitOpsResponse, VersionEntry,
 } from '@weft/protocol';
@@ -25,37 +27,65 @@ export interface SubmitInput {
   sessionId?: string;
 }
 
-/** The HTTP side of the SDK: one instance per base URL and bearer token. */
-export class WeftHttpClient {
-  readonly baseUrl: string;
-  readonly token: string;
+export type ClientOptions = TransportOptions;
 
-  constructor(baseUrl: string, token: string) {
-    this.baseUrl = baseUrl.replace(/\/$/, '');
+/**
+ * The HTTP side of the SDK: one instance per bearer token, over one or several base URLs of the
+ * same deployment (failover), with a timeout per attempt and retries of what is safe to repeat:
+ * reads, and submits/undo/redo, which always carry an opId (generated when not given).
+ */
+export class WeftHttpClient {
+  readonly token: string;
+  private readonly transport: Transport;
+  private readonly options: ClientOptions;
+
+  constructor(baseUrl: string | readonly string[], token: string, options: ClientOptions = {}) {
+    this.transport = new Transport(baseUrl, options);
     this.token = token;
+    this.options = options;
+  }
+
+  /** The base URL requests go to first (the last one that answered). */
+  get baseUrl(): string {
+    return this.transport.baseUrl;
   }
 
   withToken(token: string): WeftHttpClient {
-    return new WeftHttpClient(this.baseUrl, token);
+    return new WeftHttpClient(this.transport.urls, token, this.options);
   }
 
-  async request<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
-    const res = await fetch(this.baseUrl + path, {
+  /** `retry`: default true for GET; pass true only for writes the server deduplicates (an opId). */
+  async request<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, retry = method === 'GET'): Promise<T> {
+    const res = await this.transport.send(path, {
       method,
       headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
       ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-    });
+    }, retry);
     const text = await res.text();
-    const data = text ? (JSON.parse(text) as unknown) : null;
+    let data: unknown = null;
+    try {
+      data = text ? (JSON.parse(text) as unknown) : null;
+    } catch {
+      // A proxy's HTML error page, say: reported below with its status.
+    }
     if (!res.ok) {
-      const payload = (data as { error?: ErrorPayload } | null)?.error ?? { code: 'INTERNAL', message: text };
+      const payload = (data as { error?: ErrorPayload } | null)?.error ?? { code: res.status === 503 ? 'UNAVAILABLE' : 'INTERNAL', message: text.slice(0, 500) };
       throw new WeftError(res.status, payload as ErrorPayload);
     }
+    if (data === null && text) throw new WeftError(res.status, { code: 'INTERNAL', message: `not JSON: ${text.slice(0, 200)}` } as ErrorPayload);
     return data as T;
   }
 
   mintToken(req: MintTokenRequest): Promise<MintTokenResponse> {
     return this.request('POST', '/v1/tokens', req);
+  }
+  /** Tokens are revoked within 2 s on every node (admin token). */
+  revokeToken(id: string): Promise<{ revoked: string }> {
+    return this.request('DELETE', `/v1/tokens/${encodeURIComponent(id)}`, undefined, {}, true);
+  }
+  /** The drafts this token can read, newest first. */
+  listDrafts(): Promise<{ drafts: { id: string; title: string; createdBy: string; createdAt: string; headVersion: number; epoch: number }[] }> {
+    return this.request('GET', '/v1/drafts');
   }
   createDraft(id?: string, title?: string): Promise<{ id: string; version: number }> {
     return this.request('POST', '/v1/drafts', { ...(id ? { id } : {}), ...(title ? { title } : {}) });
@@ -63,17 +93,19 @@ export class WeftHttpClient {
   getDraft(id: string, version?: number): Promise<{ id: string; version: number; epoch: number; draft: Draft }> {
     return this.request('GET', `/v1/drafts/${encodeURIComponent(id)}${version === undefined ? '' : `?version=${version}`}`);
   }
+  /** Retried with the same opId on timeouts, 5xx and failover: the server applies it once. */
   submit(draftId: string, input: SubmitInput): Promise<SubmitOpsResponse> {
-    return this.request('POST', `/v1/drafts/${encodeURIComponent(draftId)}/ops`, input);
+    return this.request('POST', `/v1/drafts/${encodeURIComponent(draftId)}/ops`, input, {}, true);
   }
   events(draftId: string, after = 0, limit = 100): Promise<EventsResponse> {
     return this.request('GET', `/v1/drafts/${encodeURIComponent(draftId)}/events?after=${after}&limit=${limit}`);
   }
-  undo(draftId: string, scope: 'step' | 'turn' = 'step'): Promise<SubmitOpsResponse & { undid: number[] }> {
-    return this.request('POST', `/v1/drafts/${encodeURIComponent(draftId)}/undo`, { scope });
+  /** `opId` makes a retried undo apply once (default: a new one per call). */
+  undo(draftId: string, scope: 'step' | 'turn' = 'step', opId: string = newOpId()): Promise<SubmitOpsResponse & { undid: number[] }> {
+    return this.request('POST', `/v1/drafts/${encodeURIComponent(draftId)}/undo`, { scope, opId }, {}, true);
   }
-  redo(draftId: string): Promise<SubmitOpsResponse & { undid: number[] }> {
-    return this.request('POST', `/v1/drafts/${encodeURIComponent(draftId)}/redo`, {});
+  redo(draftId: string, opId: string = newOpId()): Promise<SubmitOpsResponse & { undid: number[] }> {
+    return this.request('POST', `/v1/drafts/${encodeURIComponent(draftId)}/redo`, { opId }, {}, true);
   }
   diff(draftId: string, from: number, to: number): Promise<{ from: number; to: number; patch: Op[] }> {
     return this.request('GET', `/v1/drafts/${encodeURIComponent(draftId)}/diff?from=${from}&to=${to}`);
@@ -91,14 +123,54 @@ export class WeftHttpClient {
     return this.request('POST', `/v1/drafts/${encodeURIComponent(draftId)}/turns/${encodeURIComponent(turnId)}/finish`, {});
   }
 
+  /**
+   * The stream that outlives a connection: when it ends or fails (a restart, a proxy timeout,
+   * failover), it reconnects with the last version seen as Last-Event-ID, so versioned events
+   * arrive once each and in order; events without a version (turn ends) sent while disconnected
+   * are not replayed. Stops when `signal` aborts, or on an error that retrying cannot fix (4xx).
+   */
+  async *follow(draftId: string, opts: { after?: number; signal?: AbortSignal; onReconnect?: (after: number, error: unknown) => void } = {}): AsyncGenerator<{ version: number | null; event: AgUiEvent }> {
+    let after = opts.after ?? 0;
+    const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+    for (let failures = 0; !opts.signal?.aborted; ) {
+      let error: unknown = null;
+      try {
+        for await (const item of this.stream(draftId, { lastEventId: after, ...(opts.signal ? { signal: opts.signal } : {}) })) {
+          failures = 0;
+          if (item.version !== null) {
+            if (item.version <= after) continue; // already seen before a reconnect
+            after = item.version;
+          }
+          yield item;
+        }
+      } catch (e) {
+        if (opts.signal?.aborted) return;
+        if (e instanceof WeftError && e.status >= 400 && e.status < 500 && e.status !== 429) throw e;
+        error = e;
+      }
+      if (error !== null) this.transport.skip(); // the next base URL, if there are several
+      opts.onReconnect?.(after, error);
+      failures++;
+      const backoff = Math.min(this.options.maxBackoffMs ?? 5_000, (this.options.backoffMs ?? 200) * 2 ** Math.min(failures - 1, 10));
+      await sleep(backoff * (0.5 + (this.options.random ?? Math.random)() / 2));
+    }
+  }
+
   /** Reads the SSE stream, yielding each AG-UI event with its version (the SSE id). */
   async *stream(draftId: string, opts: { lastEventId?: number; signal?: AbortSignal } = {}): AsyncGenerator<{ version: number | null; event: AgUiEvent }> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.token}`, accept: 'text/event-stream' };
     if (opts.lastEventId !== undefined) headers['last-event-id'] = String(opts.lastEventId);
-    const res = await fetch(`${this.baseUrl}/v1/drafts/${encodeURIComponent(draftId)}/stream`, { headers, ...(opts.signal ? { signal: opts.signal } : {}) });
+    // No timeout and no retry here: a stream stays open (follow() reconnects without a gap).
+    const res = await (this.options.fetch ?? fetch)(`${this.baseUrl}/v1/drafts/${encodeURIComponent(draftId)}/stream`, { headers, ...(opts.signal ? { signal: opts.signal } : {}) });
     if (!res.ok || !res.body) {
       const text = await res.text();
-      throw new WeftError(res.status, (JSON.parse(text) as { error: ErrorPayload }).error);
+      let payload: ErrorPayload = { code: 'INTERNAL', message: text.slice(0, 500) } as ErrorPayload;
+      try {
+        payload = (JSON.parse(text) as { error: ErrorPayload }).error ?? payload;
+      } catch {
+        // not JSON (a proxy's page): the text above
+      }
+      throw new WeftError(res.status, payload);
     }
     const decoder = new TextDecoder();
     let buf = '';
@@ -118,4 +190,8 @@ export class WeftHttpClient {
       }
     }
   }
+}
+
+function newOpId(): string {
+  return `op-${globalThis.crypto.randomUUID()}`;
 }

@@ -84,7 +84,7 @@ export class WeftPeer {
     if (urls.length === 0) throw new TypeError('WeftPeer.join needs at least one url');
     const wsUrl = urls[0]!;
     // Node 20 has no global WebSocket: pass ws (PLATFORM.md); small delays so reconnects are quick.
-    const WS = o.WebSocket ?? (globalThis as { WebSocket?: unknown }).WebSocket ?? (await import('ws')).default;
+    const WS = o.WebSocket ?? (globalThis as { WebSocket?: unknown }).WebSocket ?? quietWs((await import('ws')).default);
     const peer = new WeftPeer(o.draftId, o.token, urls, (url) => new HocuspocusProviderWebsocket({ url, WebSocketPolyfill: WS as never, delay: 50, minDelay: 50, maxDelay: 1000 } as never));
     const provider = peer.provider;
     const synced = new Promise<void>((resolve, reject) => {
@@ -263,15 +263,26 @@ export class WeftPeer {
 }
 
 /**
- * Closing a socket still connecting makes Node's ws emit "WebSocket was closed before the
- * connection was established" on it, after the provider dropped its listeners: an uncaught error.
- * The socket is gone either way, so the error is absorbed.
+ * Some ws versions also throw when a socket still connecting is closed; it is gone either way.
  */
 function destroySocket(socket: HocuspocusProviderWebsocket): void {
-  (socket as unknown as { webSocket?: { on?: (event: string, f: () => void) => void } | null }).webSocket?.on?.('error', () => {});
   try {
     socket.destroy();
   } catch {
-    // the same error, thrown synchronously by some ws versions
+    // "WebSocket was closed before the connection was established"
   }
+}
+
+/**
+ * ws emits 'error' when a socket is closed while still connecting (a reconnect under way when the
+ * peer is closed); without a listener Node treats it as an uncaught exception. The provider learns
+ * of the failure from 'close' anyway, so a no-op listener is added to each socket.
+ */
+function quietWs<T extends new (...args: any[]) => { on(event: 'error', fn: () => void): unknown }>(Base: T): T {
+  return class extends Base {
+    constructor(...args: any[]) {
+      super(...args);
+      this.on('error', () => {});
+    }
+  };
 }

@@ -8,3 +8,5 @@ export { prng, seedFromEnv } from './prng.ts';
 export type { Prng } from './prng.ts';
 export { freePort } from './free-port.ts';
 export { TEMPLATE_DB, withDatabase } from './provided.ts';
+export { lintMetrics } from './prometheus-lint.ts';
+export type { PromFamily } from './prometheus-lint.ts';

@@ -52,8 +52,8 @@ export function actionsExtension(o: ActionsOptions = {}): Extension {
         const event = readerActionEvent(action, w.written, { version, actor: actor.id }, ctx.now());
         // Not a new version: an SSE frame without an id, like RUN_FINISHED.
         ctx.sse.publish(draftId, null, [event]);
-        ctx.bus.publish(draftId, { draftId, version, events: [event] }).catch(() => ctx.metrics.inc('weft_bus_publish_failed_total', 1));
-        ctx.metrics.inc('weft_reader_actions_total', 1, 'Reader actions received');
+        ctx.bus.publish(draftId, { draftId, version, events: [event] }).catch(() => ctx.metrics.busPublishFailed.inc());
+        ctx.metrics.readerActions.inc();
         sendJson(res, 202, { version, written: w.written });
       });
     },

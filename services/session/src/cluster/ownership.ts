@@ -1,5 +1,5 @@
 import type { EventStore, Fence } from '@weft/store';
-import type { Logger } from '../context.ts';
+import type { Logger } from '@weft/ops';
 
 export interface NodeIdentity {
   /** Unique per session process of a cluster (WEFT_NODE_ID). */

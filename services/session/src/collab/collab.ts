@@ -142,7 +142,7 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
           }
           const c = conn.context as ConnContext;
           const dropped = awareness.filter(conn, c.principal.actor.id, docs.get(conn.document.name), states, ctx.now());
-          if (dropped > 0) ctx.metrics.inc('weft_yjs_awareness_dropped_total', dropped, 'Awareness states dropped (over the caps, or another actor\'s slot)');
+          if (dropped > 0) ctx.metrics.yjsAwarenessDropped.inc(dropped);
           for (const state of states.values()) if (state !== null) state['user'] = { ...(state['user'] as object | undefined), id: c.principal.actor.id, kind: c.principal.actor.kind };
         },
         async beforeSync({ connection, type, payload, documentName, document }) {
@@ -164,7 +164,7 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
             // Hostile or unreadable input, or an old epoch: close the socket itself with our code
             // (Hocuspocus's own per-document close carries only a reason).
             if (e instanceof CloseError) {
-              if (e.code !== CloseCode.CONFLICT) ctx.metrics.inc('weft_yjs_closed_total', 1, 'Connections closed for malformed, oversized or forged updates');
+              if (e.code !== CloseCode.CONFLICT) ctx.metrics.yjsClosed.inc({ code: String(e.code) });
               closeSocket(connection, e.code, e.reason);
             }
             throw e;
@@ -222,7 +222,7 @@ async function recheckConnections(ctx: Ctx, h: Hocuspocus | null): Promise<void>
       if (!c?.token) continue;
       const valid = await ctx.auth.fromToken(c.token).then((p) => can(p, doc.name, 'read'), (e: unknown) => (e instanceof WeftError ? false : true));
       if (!valid) {
-        ctx.metrics.inc('weft_yjs_revoked_closed_total', 1, 'Connections closed because their token was revoked or expired');
+        ctx.metrics.revokedClosed.inc({ door: 'collab' });
         closeSocket(conn, CloseCode.UNAUTHORIZED, 'UNAUTHORIZED');
       }
     }
@@ -366,7 +366,7 @@ async function refuse(ctx: Ctx, dd: DraftDoc, connection: Connection, update: Ui
     repairs: [], changedIds: changedIds(ops),
   };
   connection.sendStateless(JSON.stringify(msg));
-  ctx.metrics.inc('weft_yjs_refused_total', 1, 'Peer Yjs updates reverted');
+  ctx.metrics.yjsRefused.inc();
 }
 
 /**

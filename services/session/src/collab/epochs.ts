@@ -66,7 +66,7 @@ export class Epochs {
     room.epoch = epoch;
     room.mirror = next;
     this.docs.set(room.draftId, next);
-    ctx.metrics.inc('weft_yjs_epochs_total', 1, 'Yjs epochs started (lineage compactions)');
+    ctx.metrics.yjsEpochs.inc();
     ctx.log.info('new Yjs epoch', { draftId: room.draftId, epoch, version: room.committedVersion, structs: structCount(dd.doc), freshStructs: structCount(next.doc) });
     // Retire the old document at once (connections removed, then unloaded), so the next
     // connection gets a fresh instance loaded from the new lineage and a stale peer that

@@ -61,6 +61,6 @@ export async function submit(ctx: Ctx, p: Principal, draftId: string, body: Subm
     ops: body.ops,
     actor: p.actor,
   });
-  ctx.metrics.observe('weft_ack_ms', performance.now() - t0, 'Submit to acknowledgement (commit included)');
+  ctx.metrics.ackSeconds.observe({ outcome: out.ok ? 'ok' : out.error.code }, (performance.now() - t0) / 1000);
   return out;
 }

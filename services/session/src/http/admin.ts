@@ -79,8 +79,8 @@ export function registerAdmin(router: Router, ctx: Ctx): void {
   });
 
   router.on('GET', '/metrics', async ({ res }) => {
-    const text = ctx.metrics.render();
-    res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
+    const text = await ctx.metrics.render();
+    res.writeHead(200, { 'content-type': ctx.metrics.registry.contentType });
     res.end(text);
   });
 }

@@ -2,7 +2,7 @@ import type { Bus } from '@weft/bus';
 import { stepEvents } from '@weft/protocol';
 import type { AgUiEvent } from '@weft/protocol';
 import type { EventStore } from '@weft/store';
-import type { Logger } from '../context.ts';
+import type { Logger } from '@weft/ops';
 
 export interface RelayOptions {
   store: EventStore;
@@ -49,12 +49,16 @@ export class Relay {
   }
 
   /** A committed version's events, in version order per draft. */
-  publish(draftId: string, version: number, events: AgUiEvent[]): void {
+  publish(draftId: string, version: number, events: AgUiEvent[], done?: (sent: boolean) => void): void {
     void this.o.bus.publish(draftId, { draftId, version, events }).then((sent) => {
       const prev = this.sent.get(draftId) ?? 0;
       if (sent && !this.lagging.has(draftId) && version === prev + 1) this.sent.set(draftId, version);
       else if (version > prev) this.lagging.add(draftId);
-    }, () => this.lagging.add(draftId));
+      done?.(sent);
+    }, () => {
+      this.lagging.add(draftId);
+      done?.(false);
+    });
   }
 
   /** A room loaded at `version`: what came before is the recovery's (or was delivered already). */

@@ -22,7 +22,7 @@ export function mcpExtension(): Extension {
         });
         await server.connect(transport);
         await transport.handleRequest(req, res);
-        ctx.metrics.inc('weft_mcp_requests_total', 1, 'MCP requests over HTTP');
+        ctx.metrics.mcpRequests.inc();
       });
       // Stateless mode: no server-initiated stream and no session to delete.
       for (const method of ['GET', 'DELETE'] as const) {

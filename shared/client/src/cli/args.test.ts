@@ -24,4 +24,18 @@ describe('weft CLI arguments', () => {
     expect(parseArgs(['mcp', 'stray']).ok).toBe(false);
     expect(parseArgs(['mcp', '--url']).ok).toBe(false);
   });
+  it('the new spellings: positional draft ids, --json and --timeout anywhere, strict flags', () => {
+    expect(parseArgs(['submit', 'home', '--file', 'ops.jsonl', '--json', '--timeout', '2500'], { url: 'http://h', token: 't' }))
+      .toEqual({ ok: true, command: { cmd: 'submit', url: 'http://h', token: 't', json: true, timeoutMs: 2500, id: 'home', file: 'ops.jsonl' } });
+    expect(parseArgs(['events', 'home', '--follow', '--after', '3'], { url: 'http://h', token: 't' })).toMatchObject({ ok: true, command: { cmd: 'events', id: 'home', after: 3, limit: 100, follow: true } });
+    expect(parseArgs(['drafts', 'get', 'home'], { url: 'http://h', token: 't' })).toMatchObject({ ok: true, command: { cmd: 'draft-get', id: 'home' } });
+    expect(parseArgs(['tokens', 'revoke', 'tok-1'], { url: 'http://h', token: 't' })).toMatchObject({ ok: true, command: { cmd: 'token-revoke', id: 'tok-1' } });
+    const bad = (argv: string[]) => parseArgs(argv, { url: 'http://h', token: 't' });
+    expect(bad(['submit', 'home', '--timeout', '0']).ok).toBe(false);
+    expect(bad(['submit', 'home', '--follow']).ok).toBe(false); // --follow is not a submit flag
+    expect(bad(['submit']).ok).toBe(false); // no draft
+    expect(bad(['events', 'home', '--after', '-1']).ok).toBe(false);
+    expect(bad(['export', 'home', '--format', 'html', '--section', 's']).ok).toBe(false);
+    expect(bad(['drafts', 'destroy', 'home'])).toMatchObject({ ok: false, message: expect.stringContaining('weft drafts list|create|get') });
+  });
 });

@@ -6,7 +6,7 @@ import type { TestDatabase } from '@weft/testing';
 import type { App } from '../../app.ts';
 import { parseConfig } from '../../config.ts';
 import type { SessionConfig } from '../../config.ts';
-import { silentLogger } from '../../context.ts';
+import { silentLogger } from '@weft/ops';
 import { listen } from '../../main.ts';
 import { mcpExtension } from '../extension.ts';
 

@@ -1,0 +1,29 @@
+// Config parsed once by main.ts (CONVENTIONS.md §15). `previewEnv`: what the preview needs wherever
+// it runs (also read by `npm start`); `standaloneEnv`: the standalone process (main.ts) on top.
+// docs/config.md is generated from both.
+import { int, optional, optionalUrl, parseEnv, str, url } from '@weft/ops';
+import type { PreviewConfig } from './app.ts';
+
+export const previewEnv = {
+  WEFT_SESSION_URL: optionalUrl('Base URL of the session API the Build view calls from the browser; unset = the page\'s own origin (behind one proxy, or in `npm start`)', ['http', 'https']),
+  WEFT_PREVIEW_SECRET: optional('HMAC key for view tickets; unset = random per process (tickets then die with it). Set the same value on every preview node', { secret: true }),
+} as const;
+
+export const standaloneEnv = {
+  PORT: int('HTTP port (0 = any free port)', 8081, 0, 65535),
+  HOST: str('Interface to listen on', '127.0.0.1'),
+  DATABASE_URL: url('Postgres URL', ['postgres', 'postgresql']),
+  NATS_URL: url('NATS URL', ['nats', 'tls']),
+  WEFT_ADMIN_TOKEN: optional('The session\'s admin token, accepted like a minted token', { secret: true }),
+} as const;
+
+/** Throws ConfigError (one line naming the variable) on a bad value; the result is frozen. */
+export function parseConfig(env: Readonly<Record<string, string | undefined>>, adminToken: string | null): Readonly<PreviewConfig> {
+  const e = parseEnv(previewEnv, env);
+  return Object.freeze({ sessionUrl: e.WEFT_SESSION_URL ?? '', ticketSecret: e.WEFT_PREVIEW_SECRET, adminToken });
+}
+
+export function parseStandalone(env: Readonly<Record<string, string | undefined>>): { readonly port: number; readonly host: string; readonly databaseUrl: string; readonly natsUrl: string; readonly adminToken: string | null } {
+  const e = parseEnv(standaloneEnv, env);
+  return Object.freeze({ port: e.PORT, host: e.HOST, databaseUrl: e.DATABASE_URL, natsUrl: e.NATS_URL, adminToken: e.WEFT_ADMIN_TOKEN });
+}

@@ -1,0 +1,57 @@
+// The operator's endpoints, the same on every service: GET /healthz (liveness: the process
+// answers), GET /readyz (readiness: every dependency check passes, else 503 naming the failing
+// ones), GET /metrics (Prometheus text).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Registry } from 'prom-client';
+
+/** name → whether that dependency is usable now (a thrown error or a timeout counts as false). */
+export type ReadinessChecks = Readonly<Record<string, () => boolean | Promise<boolean>>>;
+
+export interface Probes {
+  /** True when the request was one of the three and is answered. */
+  handle(req: IncomingMessage, res: ServerResponse): boolean;
+}
+
+const CHECK_TIMEOUT_MS = 2000;
+
+export function probes(service: string, registry: Registry, checks: ReadinessChecks): Probes {
+  const json = (res: ServerResponse, status: number, body: unknown): void => {
+    res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+    res.end(JSON.stringify(body));
+  };
+  const run = async (): Promise<Record<string, boolean>> => {
+    const out: Record<string, boolean> = {};
+    await Promise.all(Object.entries(checks).map(async ([name, check]) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<boolean>((r) => { timer = setTimeout(() => r(false), CHECK_TIMEOUT_MS); });
+      out[name] = await Promise.race([Promise.resolve().then(check).catch(() => false), timeout]);
+      clearTimeout(timer);
+    }));
+    return out;
+  };
+  return {
+    handle(req, res) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+      const path = (req.url ?? '/').split('?')[0];
+      if (path === '/healthz') {
+        json(res, 200, { ok: true, service });
+        return true;
+      }
+      if (path === '/readyz') {
+        void run().then((checked) => {
+          const ok = Object.values(checked).every(Boolean);
+          json(res, ok ? 200 : 503, { ok, service, checks: checked });
+        });
+        return true;
+      }
+      if (path === '/metrics') {
+        void registry.metrics().then(
+          (text) => { res.writeHead(200, { 'content-type': registry.contentType }); res.end(text); },
+          (e: unknown) => json(res, 500, { code: 'INTERNAL', message: `metrics failed: ${String(e)}` }),
+        );
+        return true;
+      }
+      return false;
+    },
+  };
+}
