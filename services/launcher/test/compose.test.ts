@@ -138,7 +138,7 @@ describe('infra/docker/Dockerfile', () => {
 
   it('package.json has the build script the image runs', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    expect(pkg.scripts['build']).toBe('node infra/scripts/build.mjs');
+    expect(pkg.scripts['build']).toBe('turbo run build');
   });
 });
 
