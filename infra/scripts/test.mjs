@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const env = {
   ...process.env,
+  TURBO_TELEMETRY_DISABLED: '1',
   DO_NOT_TRACK: '1',
   NPM_CONFIG_UPDATE_NOTIFIER: 'false',
 };

@@ -225,6 +225,8 @@ describe('the built services, as compose runs them', () => {
   });
 
   it('behind the compose proxy (Caddy, the repo\'s Caddyfile): the Build view in Chromium, live over SSE and WebSocket through it', async () => {
+    // Like the harness does for nats-server: Debian's caddy is installed when missing.
+    if (spawnSync('caddy', ['version']).status !== 0) spawnSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends caddy'], { stdio: 'ignore' });
     const caddyBin = spawnSync('caddy', ['version'], { encoding: 'utf8' });
     expect(caddyBin.status, 'caddy is needed (apt-get install caddy; .ci/run installs it)').toBe(0);
     // The compose file's service names become this machine's ports; the routes are the file's.
