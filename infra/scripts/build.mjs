@@ -50,10 +50,17 @@ export async function buildAll(out = join(root, 'dist')) {
     // Same options as the runtime fallback (editor-bundle.ts): WeftPeer imports ws only in Node.
     external: ['ws'], minify: true, legalComments: 'none', logLevel: 'warning',
   });
+  // The interaction runtime, as shared/render/src/runtime/bundle.ts builds it from source.
+  await build({
+    absWorkingDir: root,
+    entryPoints: ['shared/render/src/runtime/main.ts'],
+    outfile: join(out, 'runtime.js'),
+    bundle: true, platform: 'browser', format: 'iife', target: 'es2022', minify: true, legalComments: 'none', logLevel: 'warning',
+  });
   return node.metafile;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   await buildAll();
-  console.log(`built ${[...Object.keys(ENTRIES), 'editor.js', 'assets/'].map((f) => `dist/${f}`).join(', ')}`);
+  console.log(`built ${[...Object.keys(ENTRIES), 'editor.js', 'runtime.js', 'assets/'].map((f) => `dist/${f}`).join(', ')}`);
 }

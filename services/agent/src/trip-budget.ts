@@ -104,7 +104,11 @@ async function answer(client: WeftHttpClient, draftId: string, sid: string, touc
     if (!section || typeof days !== 'number') return null;
     const ops = tripOps(days, sid);
     try {
-      const r = await client.submit(draftId, { opId: `trip-${randomUUID()}`, baseVersion: version, ops });
+      // One turn per answer: an agent's op budget runs per turn (the server counts every step of
+      // an unfinished turn), so a long-running follower finishes each reply's turn.
+      const turnId = `trip-${randomUUID().slice(0, 12)}`;
+      const r = await client.submit(draftId, { opId: `trip-${randomUUID()}`, baseVersion: version, turnId, ops });
+      await client.finishTurn(draftId, turnId).catch(() => undefined);
       const after = { ...section.data };
       for (const o of ops) if (o.op === 'replace') after[o.path.slice(o.path.lastIndexOf('/') + 1)] = o.value;
       return { days, version: r.version, recomputed: recomputedIds(section, section.data, after, touched) };
