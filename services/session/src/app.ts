@@ -123,6 +123,7 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
     const done = turns.finish(draftId, turnId, now());
     if (!done) return null;
     const room = rooms.peek(draftId);
+    room?.turnFinished(done.actor);
     // Not a new version: SSE frames without an id (the hub would skip a repeated version).
     sse.publish(draftId, null, done.events);
     const fanout = metrics.fanoutSeconds.startTimer();

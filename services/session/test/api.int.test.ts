@@ -81,10 +81,11 @@ describe('session API', () => {
     it('more than opsPerSecond in a session → RATE_LIMITED with Retry-After', async () => {
       const c = await s.as('fast-agent', { page: ['write'] }, 'agent');
       const { sessionId } = await c.openSession('page');
-      const twenty = Array.from({ length: 20 }, (_, i) => titleOp(`r${i}`)[0]);
-      await c.submit('page', { opId: 'rl-1', sessionId, ops: twenty });
+      // 10 then 15 ops: inside the agent's 30-op turn budget, past 20 ops a second.
+      const ops = (n: number) => Array.from({ length: n }, (_, i) => titleOp(`r${i}`)[0]);
+      await c.submit('page', { opId: 'rl-1', sessionId, ops: ops(10) });
       const res = await fetch(`${s.url}/v1/drafts/page/ops`, {
-        method: 'POST', headers: { authorization: `Bearer ${c.token}` }, body: JSON.stringify({ opId: 'rl-2', sessionId, ops: twenty }),
+        method: 'POST', headers: { authorization: `Bearer ${c.token}` }, body: JSON.stringify({ opId: 'rl-2', sessionId, ops: ops(15) }),
       });
       expect(res.status).toBe(429);
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
@@ -106,7 +107,11 @@ describe('session API', () => {
       const e = await failure(again.submit('page', { opId: 'turn-d', turnId: 'turn-1', ops: ten.slice(0, 1) }));
       expect(e.code).toBe('BUDGET_EXCEEDED');
       expect(e.status).toBe(429);
-      // Another turn of the same agent has its own budget.
+      // The budget is the agent's, not the turnId's: a new turnId (or none) buys nothing…
+      expect((await failure(again.submit('page', { opId: 'turn-x', turnId: 'turn-2', ops: ten.slice(0, 1) }))).code).toBe('BUDGET_EXCEEDED');
+      expect((await failure(again.submit('page', { opId: 'turn-y', ops: ten.slice(0, 1) }))).code).toBe('BUDGET_EXCEEDED');
+      // …until it finishes its turn: then its next turn has a budget of its own.
+      await again.finishTurn('page', 'turn-1');
       await again.submit('page', { opId: 'turn-e', turnId: 'turn-2', ops: ten.slice(0, 1) });
     });
   });

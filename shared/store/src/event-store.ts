@@ -13,7 +13,7 @@ import { acquireLease, ownedCount, releaseLeases, renewLeases } from './leases.t
 import type { Fence, LeaseView } from './leases.ts';
 import { readStepViewsText } from './read-step-views.ts';
 import type { RoomLoad } from './load-room.ts';
-import { turnOpCount } from './turn-op-count.ts';
+import { actorOpsSinceTurn, turnOpCount } from './turn-op-count.ts';
 import { markPublished, unpublished } from './published.ts';
 
 export class EventStore {
@@ -62,6 +62,7 @@ export class EventStore {
   /** Everything a room needs to open, in one round trip (head, base snapshot with its Yjs state, tail). */
   loadRoom(draftId: string): Promise<RoomLoad | null> { return loadRoom(this.db, draftId); }
   turnOpCount(draftId: string, turnId: string): Promise<number> { return turnOpCount(this.db, draftId, turnId); }
+  actorOpsSinceTurn(draftId: string, actor: string): Promise<number> { return actorOpsSinceTurn(this.db, draftId, actor); }
   /** The outbox cursor per draft (the relay): move it forward; list drafts whose head is past it. */
   markPublished(marks: readonly { draftId: string; version: number }[]): Promise<void> { return markPublished(this.db, marks); }
   unpublished(limit = 1000): Promise<{ draftId: string; publishedVersion: number; headVersion: number }[]> { return unpublished(this.db, limit); }

@@ -70,6 +70,16 @@ export class MemoryLog implements RoomLog {
     return out;
   }
 
+  /** The last version of each actor's last finished turn per draft (the Postgres log keeps it in turns). */
+  readonly finishedTurns = new Map<string, number>();
+
+  async actorOpsSinceTurn(draftId: string, actor: string): Promise<number> {
+    const after = this.finishedTurns.get(`${draftId}/${actor}`) ?? 0;
+    let n = 0;
+    for (const s of this.drafts.get(draftId) ?? []) if (s.actor === actor && s.version > after) n += s.ops.length;
+    return n;
+  }
+
   async turnOpCount(draftId: string, turnId: string): Promise<number> {
     let n = 0;
     for (const s of this.drafts.get(draftId) ?? []) if (s.turnId === turnId) n += s.ops.length;

@@ -88,6 +88,13 @@ export function runRoomLogContract(name: string, factory: () => Promise<RoomLogH
       expect((await h.log.append(id, 1, [step('fb')], b)).ok).toBe(true);
     });
 
+    it('[RL8] counts an actor\'s ops on a draft (since its last finished turn)', async () => {
+      const id = await draft();
+      await h.log.append(id, 0, [step('a1', { actor: 'bot' }), step('a2', { actor: 'other' }), step('a3', { actor: 'bot', turnId: 'T' })]);
+      expect(await h.log.actorOpsSinceTurn(id, 'bot')).toBe(4);
+      expect(await h.log.actorOpsSinceTurn(id, 'nobody')).toBe(0);
+    });
+
     it('[RL6] counts a turn\'s committed ops (the budget survives a reload)', async () => {
       const id = await draft();
       await h.log.append(id, 0, [step('t1', { turnId: 'T' }), step('t2'), step('t3', { turnId: 'T' })]);

@@ -16,4 +16,6 @@ export interface RoomLog {
   findByOpIds(draftId: string, opIds: readonly string[]): Promise<Map<string, StoredStep>>;
   /** Ops already committed under a turn (the turn budget survives a reload). */
   turnOpCount(draftId: string, turnId: string): Promise<number>;
+  /** Ops an actor committed on the draft since it last finished a turn (the agent's budget survives a reload). */
+  actorOpsSinceTurn(draftId: string, actor: string): Promise<number>;
 }

@@ -9,3 +9,13 @@ export async function turnOpCount(db: Kysely<DB>, draftId: string, turnId: strin
     .where('draft_id', '=', draftId).where('turn_id', '=', turnId).executeTakeFirstOrThrow();
   return Number(r.n);
 }
+
+/** Ops `actor` committed on the draft after the last version of its last finished turn (turns.summary.lastVersion). */
+export async function actorOpsSinceTurn(db: Kysely<DB>, draftId: string, actor: string): Promise<number> {
+  const { rows } = await sql<{ n: string | number }>`
+    SELECT coalesce(sum(jsonb_array_length(e.ops)), 0) AS n FROM events e
+    WHERE e.draft_id = ${draftId} AND e.actor = ${actor} AND e.version > coalesce((
+      SELECT max((t.summary->>'lastVersion')::bigint) FROM turns t
+      WHERE t.draft_id = ${draftId} AND t.actor_id = ${actor} AND t.finished_at IS NOT NULL), 0)`.execute(db);
+  return Number(rows[0]?.n ?? 0);
+}

@@ -28,12 +28,12 @@ export class Turns {
     t.lastVersion = version;
   }
 
-  finish(draftId: string, turnId: string, now: number): { events: AgUiEvent[]; summary: Record<string, number> } | null {
+  finish(draftId: string, turnId: string, now: number): { events: AgUiEvent[]; summary: Record<string, number>; actor: string } | null {
     const key = `${draftId}/${turnId}`;
     const t = this.open.get(key);
     if (!t) return null;
     this.open.delete(key);
     const summary = { steps: t.steps, ops: t.ops, repairs: t.repairs, refused: t.refused, durationMs: now - t.startedAt, lastVersion: t.lastVersion };
-    return { events: [runFinished(draftId, turnId, summary, { version: t.lastVersion, actor: t.actor, turnId }, now)], summary };
+    return { events: [runFinished(draftId, turnId, summary, { version: t.lastVersion, actor: t.actor, turnId }, now)], summary, actor: t.actor };
   }
 }

@@ -34,6 +34,11 @@ export class Decider {
   /** Version of the mirror, including steps not yet committed. */
   version: number;
   private readonly turnOps = new Map<string, number>();
+  /**
+   * An agent's ops on this draft since it last finished a turn, whatever turnIds it sends (or
+   * none): the turn budget is the actor's, so leaving out or changing the turnId buys nothing.
+   */
+  private readonly agentOps = new Map<string, number>();
   private readonly buckets = new Map<string, TokenBucket>();
   private readonly o: DeciderOptions;
 
@@ -71,6 +76,7 @@ export class Decider {
     }
     if (res.applied.length === 0) return { kind: 'unchanged', result: { version: this.version, applied: [], repairs: res.notes, refused: res.refused } };
     if (req.turnId) this.turnOps.set(req.turnId, (this.turnOps.get(req.turnId) ?? 0) + res.applied.length);
+    if (req.actor.kind === 'agent') this.agentOps.set(req.actor.id, (this.agentOps.get(req.actor.id) ?? 0) + res.applied.length);
     this.version += 1;
     const step: CommittedStep = {
       draftId,
@@ -97,6 +103,20 @@ export class Decider {
     applyOpsUnchecked(this.draft, step.inverse);
     this.version -= 1;
     if (step.turnId) this.turnOps.set(step.turnId, (this.turnOps.get(step.turnId) ?? 0) - step.ops.length);
+    if (step.actorKind === 'agent') this.agentOps.set(step.actor, (this.agentOps.get(step.actor) ?? 0) - step.ops.length);
+  }
+
+  knowsAgent(actor: string): boolean {
+    return this.agentOps.has(actor);
+  }
+
+  loadAgent(actor: string, used: number): void {
+    if (!this.agentOps.has(actor)) this.agentOps.set(actor, used);
+  }
+
+  /** The agent finished a turn: its next ops start a new budget. */
+  turnFinished(actor: string): void {
+    this.agentOps.set(actor, 0);
   }
 
   private checkBudgets(req: SubmitRequest): RoomError | null {
@@ -105,6 +125,12 @@ export class Decider {
       const used = this.turnOps.get(req.turnId) ?? 0;
       if (used + count > this.o.opsPerTurn) {
         return { code: 'BUDGET_EXCEEDED', message: `Turn ${req.turnId} has used ${used} of its ${this.o.opsPerTurn} ops; this step needs ${count}. Finish the turn and start a new one.`, used, limit: this.o.opsPerTurn };
+      }
+    }
+    if (req.actor.kind === 'agent' && req.kind !== 'undo' && req.kind !== 'redo') {
+      const used = this.agentOps.get(req.actor.id) ?? 0;
+      if (used + count > this.o.opsPerTurn) {
+        return { code: 'BUDGET_EXCEEDED', message: `${req.actor.id} has written ${used} of its ${this.o.opsPerTurn} ops on this draft since it last finished a turn (every turnId, or none, counts); this step needs ${count}. Finish the turn (POST /v1/drafts/:id/turns/:turnId/finish) and start a new one.`, used, limit: this.o.opsPerTurn };
       }
     }
     if (req.actor.kind !== 'admin' && req.kind !== 'undo' && req.kind !== 'redo') {

@@ -110,9 +110,16 @@ export class Room {
     this.lastActivity = this.o.now();
     const known = this.known(req);
     if (known) return known;
-    if (req.turnId && !this.decider.knowsTurn(req.turnId)) {
-      const used = await this.o.log.turnOpCount(this.draftId, req.turnId);
-      this.decider.loadTurn(req.turnId, used);
+    const turnUnknown = req.turnId ? !this.decider.knowsTurn(req.turnId) : false;
+    const agentUnknown = req.actor.kind === 'agent' && !this.decider.knowsAgent(req.actor.id);
+    if (turnUnknown || agentUnknown) {
+      // Budgets survive a reload: counted from the log the first time this room sees them.
+      const [turnUsed, agentUsed] = await Promise.all([
+        turnUnknown ? this.o.log.turnOpCount(this.draftId, req.turnId!) : null,
+        agentUnknown ? this.o.log.actorOpsSinceTurn(this.draftId, req.actor.id) : null,
+      ]);
+      if (turnUsed !== null) this.decider.loadTurn(req.turnId!, turnUsed);
+      if (agentUsed !== null) this.decider.loadAgent(req.actor.id, agentUsed);
       const again = this.known(req);
       if (again) return again;
     }
@@ -152,6 +159,11 @@ export class Room {
     this.byOpId.set(req.opId, p);
     this.loop.enqueue(p);
     return { decision, committed: done };
+  }
+
+  /** An agent finished a turn: its turn budget starts again. */
+  turnFinished(actor: string): void {
+    this.decider.turnFinished(actor);
   }
 
   /** Later commits wait for `durable` (a new Yjs epoch being written). */
