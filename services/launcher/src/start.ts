@@ -13,7 +13,7 @@ import { build as buildCheckpointer, parseConfig as parseCheckpointerConfig } fr
 import { migrateToLatest } from '@weft/migrations';
 import { build as buildPreview } from '@weft/preview';
 import { collabExtension, listen, mcpExtension, parseConfig } from '@weft/session';
-import { connectPostgres, EventStore, openPGlite, SessionStore, TokenStore } from '@weft/store';
+import { connectPostgres, DamagedDataDir, EventStore, openPGlite, SessionStore, TokenStore } from '@weft/store';
 
 const ALL = ['session', 'preview', 'checkpointer'] as const;
 type ServiceName = (typeof ALL)[number];
@@ -25,6 +25,8 @@ async function main(): Promise<void> {
   const dataDir = resolve(base.dataDir);
   mkdirSync(dataDir, { recursive: true });
   const adminToken = base.adminToken ?? persistedAdminToken(dataDir);
+  // A token the operator supplied (WEFT_ADMIN_TOKEN) is theirs already: never echo it to a log.
+  const shownToken = base.adminToken === null ? adminToken : '$WEFT_ADMIN_TOKEN';
   const config = parseConfig(env, { adminToken, dataDir });
   if (!config.databaseUrl && services.size < ALL.length) throw new Error('WEFT_SERVICES needs DATABASE_URL: the embedded PGlite lives inside one process');
 
@@ -74,9 +76,9 @@ async function main(): Promise<void> {
   Weft is running at ${url}   (${[...services].join(', ')})
     storage: ${config.databaseUrl ? 'Postgres (DATABASE_URL)' : `embedded PGlite in ${join(dataDir, 'pglite')}`}
     bus:     ${config.natsUrl ? 'NATS (NATS_URL)' : 'in-process'}
-    admin token: ${adminToken}
+    admin token: ${shownToken === adminToken ? `${adminToken}  (kept in ${join(dataDir, 'admin-token')})` : 'from WEFT_ADMIN_TOKEN (not printed)'}
 ${services.has('session') ? `
-  Try:  export WEFT=${url} TOKEN=${adminToken}
+  Try:  export WEFT=${url} TOKEN=${shownToken}
         curl -s -X POST $WEFT/v1/drafts -H "authorization: Bearer $TOKEN" -d '{"id":"home","title":"Home"}'
         open ${url}/build/home  (paste the token when asked)
 ` : ''}`);
@@ -118,6 +120,7 @@ function persistedAdminToken(dataDir: string): string {
 }
 
 main().catch((e: unknown) => {
-  console.error(e);
+  // A damaged data dir is the user's to act on: its message says which and what to do, no stack.
+  console.error(e instanceof DamagedDataDir ? `\n  ${e.message}\n` : e);
   process.exit(1);
 });

@@ -40,7 +40,7 @@ export const options: { [K in keyof SessionConfig]: Option<K> } = {
   databaseUrl: { env: 'DATABASE_URL', description: 'Postgres URL; unset = embedded PGlite under WEFT_DATA_DIR', parse: optional },
   natsUrl: { env: 'NATS_URL', description: 'NATS URL; unset = in-process bus', parse: optional },
   dataDir: { env: 'WEFT_DATA_DIR', description: 'Embedded data directory', parse: str('.weft') },
-  adminToken: { env: 'WEFT_ADMIN_TOKEN', description: 'Admin bearer token; unset = generated and printed', parse: optional },
+  adminToken: { env: 'WEFT_ADMIN_TOKEN', description: 'Admin bearer token (never printed); unset = generated, kept in the data dir and printed', parse: optional },
   opsPerTurn: { env: 'WEFT_OPS_PER_TURN', description: 'Op budget of one agent turn', parse: int('WEFT_OPS_PER_TURN', 500, 1) },
   opsPerSecond: { env: 'WEFT_OPS_PER_SECOND', description: 'Ops per second per session', parse: int('WEFT_OPS_PER_SECOND', 20, 1) },
   sessionIdleMs: { env: 'WEFT_SESSION_IDLE_MS', description: 'Close a session after this idle time', parse: int('WEFT_SESSION_IDLE_MS', 30 * 60_000, 1000) },
