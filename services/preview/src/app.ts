@@ -8,6 +8,7 @@ import { DraftFollower } from '@weft/bus';
 import type { Bus, Subscription } from '@weft/bus';
 import type { Op } from '@weft/core';
 import { baseStyles, cspWithStyleHash, DEFAULT_CSP, renderDraft, renderPage } from '@weft/render';
+import { scopeAllows } from '@weft/protocol';
 import { loadDraft } from '@weft/store';
 import type { EventStore, TokenStore } from '@weft/store';
 import { LiveDraft } from './live-draft.ts';
@@ -145,8 +146,7 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
     if (!rec) return null;
     const actor = { id: rec.actorId, kind: rec.actorKind };
     if (rec.actorKind === 'admin') return { read: true, write: true, actor };
-    const has = (s: 'read' | 'write'): boolean => (rec.scopes[draftId] ?? []).includes(s) || (rec.scopes['*'] ?? []).includes(s);
-    return { read: has('read'), write: has('write'), actor };
+    return { read: scopeAllows(rec.scopes, draftId, 'read'), write: scopeAllows(rec.scopes, draftId, 'write'), actor };
   };
   const canRead = async (req: IncomingMessage, draftId: string): Promise<boolean> => (await access(req, draftId))?.read === true;
 

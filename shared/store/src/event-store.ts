@@ -5,6 +5,7 @@ import type { Result } from '@weft/core';
 import type { DB } from './schema.ts';
 import type { AppendError, DraftMeta, GlobalBatch, GlobalCursor, NewSnapshot, NewStep, Snapshot, StoredStep } from './types.ts';
 import { createDraft, getDraft, listDrafts } from './drafts.ts';
+import { deleteDraft } from './delete-draft.ts';
 import { append } from './append.ts';
 import { findByOpId, findByOpIds, readOpsText, readSteps } from './read-steps.ts';
 import { latestSnapshot, latestYSnapshot, listSnapshots, startEpoch, writeSnapshot } from './snapshots.ts';
@@ -22,6 +23,8 @@ export class EventStore {
   createDraft(d: { id: string; title: string; createdBy: string }): Promise<Result<DraftMeta, 'exists'>> { return createDraft(this.db, d); }
   getDraft(id: string): Promise<DraftMeta | null> { return getDraft(this.db, id); }
   listDrafts(opts?: { limit?: number }): Promise<DraftMeta[]> { return listDrafts(this.db, opts); }
+  /** Deletes the draft with its log, snapshots, sessions and turns; false when there was none. */
+  deleteDraft(id: string): Promise<boolean> { return deleteDraft(this.db, id); }
 
   /** Appends steps as versions expectedVersion+1..+n in one transaction (group commit). */
   append(draftId: string, expectedVersion: number, steps: readonly NewStep[]): Promise<Result<StoredStep[], AppendError>> {

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { scopeAllows } from '@weft/protocol';
 import type { Scope } from '@weft/protocol';
 import type { TokenStore } from '@weft/store';
 import type { Actor } from '../rooms/types.ts';
@@ -69,10 +70,7 @@ export class Auth {
 }
 
 export function can(p: Principal, draftId: string, scope: Scope): boolean {
-  if (p.admin) return true;
-  const s = p.scopes[draftId] ?? [];
-  const any = p.scopes['*'] ?? [];
-  return s.includes(scope) || any.includes(scope);
+  return p.admin || scopeAllows(p.scopes, draftId, scope);
 }
 
 /** Read is required even to learn a draft exists: no token, no data, no existence leak. */
