@@ -205,6 +205,15 @@ function undoAll(d: Draft, undo: Op[][]): void {
 /** Applies the ops of `group` in order, validates what they touched; undoes all on failure. */
 function attempt(d: Draft, group: readonly Prepared[], catalog: Catalog): Attempt {
   const undo: Op[][] = [];
+  try {
+    return attemptIn(d, group, catalog, undo);
+  } catch (e) {
+    undoAll(d, undo); // a check that throws must not leave this group half-applied
+    throw e;
+  }
+}
+
+function attemptIn(d: Draft, group: readonly Prepared[], catalog: Catalog, undo: Op[][]): Attempt {
   const checks: Check[] = [];
   for (const p of group) {
     for (const po of p.ops) {
@@ -285,8 +294,6 @@ export function applyStep(draft: Draft, ops: unknown[], opts: StepOptions = {}):
   const undoStack: Op[][] = [];
   const notes: Note[] = [];
   const refused: Refusal[] = [];
-  let held: Prepared[] = [];
-
   const acc: Acc = { applied, undoStack, notes };
 
   if (!Array.isArray(ops)) {
@@ -294,6 +301,23 @@ export function applyStep(draft: Draft, ops: unknown[], opts: StepOptions = {}):
     return { applied, inverse: [], notes, refused };
   }
 
+  // Transactional on the mirror: if anything throws mid-step, the ops this step already applied
+  // are undone before the error surfaces, so the draft is as it was (all of a step or none).
+  try {
+    stepOps(draft, ops, opts, catalog, maxHeld, acc, refused);
+  } catch (e) {
+    undoAll(draft, undoStack);
+    throw e;
+  }
+  refused.sort((a, b) => a.index - b.index);
+  const inverse: Op[] = [];
+  for (let i = undoStack.length - 1; i >= 0; i--) inverse.push(...undoStack[i]!);
+  return { applied, inverse, notes, refused };
+}
+
+/** The op loop of applyStep (held ops wait here for a later op of the same step). */
+function stepOps(draft: Draft, ops: unknown[], opts: StepOptions, catalog: Catalog, maxHeld: number, acc: Acc, refused: Refusal[]): void {
+  let held: Prepared[] = [];
   for (let index = 0; index < ops.length; index++) {
     const shape = checkOpShape(ops[index]);
     if (!shape.ok) {
@@ -373,9 +397,5 @@ export function applyStep(draft: Draft, ops: unknown[], opts: StepOptions = {}):
     const p = h.held!;
     refused.push(refusal({ ...p, message: `${p.message} (this op was held waiting for a later op in the step, and none completed it)` }, h.index));
   }
-  refused.sort((a, b) => a.index - b.index);
-  const inverse: Op[] = [];
-  for (let i = undoStack.length - 1; i >= 0; i--) inverse.push(...undoStack[i]!);
-  return { applied, inverse, notes, refused };
 }
 
