@@ -1,5 +1,6 @@
 // Drafts whose ids are Object.prototype member names, scoped tokens reading the list, and the
 // admin's delete. Checked through HTTP only.
+import { WeftPeer } from '@weft/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, addSectionOps, startTestSession } from './helpers.ts';
 import type { TestSession } from './helpers.ts';
@@ -35,6 +36,14 @@ describe('drafts named like prototype members; admin delete', () => {
     expect((await call('GET', '/v1/drafts/home', ctorOnly)).status).toBe(404);
     const write = await call('POST', '/v1/drafts/constructor/ops', ctorOnly, { opId: 'c-1', ops: [{ op: 'replace', path: '/title', value: 'Ctor' }] });
     expect(write.status).toBe(200);
+    // And as a Yjs peer (Hocuspocus keyed its per-socket document maps by name on plain objects:
+    // "constructor" found Object's function and the socket was closed; patched to null prototypes).
+    const peer = await WeftPeer.join({ url: s.url, draftId: 'constructor', token: ctorOnly });
+    try {
+      expect(peer.draft().title).toBe('Ctor');
+    } finally {
+      peer.close();
+    }
   });
 
   it('only the admin deletes a draft; it is gone from every route, others are untouched, the id starts empty again', async () => {
