@@ -48,6 +48,56 @@ describe('fault: Postgres crashes and stalls under load', () => {
     expect(h.unknown.size).toBe(0);
   }, 180_000);
 
+  // The postmaster SIGKILLed mid-load (not pg_ctl: this path crashed the Node process through
+  // postgres.js, porsager/postgres#1154). Pass: the session process stays up the whole time,
+  // answers typed 503s while the database is down, /healthz says db:false, and writing resumes
+  // when Postgres is back; I1–I5 hold and unknown-outcome ops are applied at most once.
+  it('postmaster SIGKILL and restart: the process stays up, typed 503s, db:false, then resumes', async () => {
+    const id = 'pgkill';
+    await seedDraft(stack.admin, id);
+    const peer = await WeftPeer.join({ url: stack.session.url, draftId: id, token: ADMIN_TOKEN });
+    const h = newHistory();
+    const writers = startWriters(client, id, 8, h);
+    const health = async (): Promise<{ status: number; db: unknown }> => {
+      const r = await fetch(`${stack.session.url}/healthz`);
+      return { status: r.status, db: ((await r.json()) as { db?: unknown }).db };
+    };
+    for (let r = 0; r < (FULL ? 3 : 1); r++) {
+      await until(() => writers.acks >= 100 * (r + 1), 60_000, 'acks before the kill');
+      const atKill = writers.acks;
+      await stack.pg.kill();
+      console.log(`[pg-kill] injected: SIGKILL of the postmaster at ${atKill} acks`);
+      // Down: health says so, a write answers a typed 503, and the process is alive.
+      const down = await health();
+      const probe = await fetch(`${stack.session.url}/v1/drafts/${id}/ops`, {
+        method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ opId: `probe-${r}`, ops: [{ op: 'replace', path: '/sections/hero/components/title/props/text', value: 'probe' }] }),
+      });
+      const probeBody = (await probe.json()) as { error?: { code?: string } };
+      console.log(`[pg-kill] while down: /healthz ${down.status} db=${String(down.db)}, a write answered ${probe.status} ${probeBody.error?.code}`);
+      expect(down).toEqual({ status: 503, db: false });
+      expect([probe.status, probeBody.error?.code]).toEqual([503, 'UNAVAILABLE']);
+      h.invoked.add(`probe-${r}`); // refused typed, so never logged; listed so I4 knows it
+      await sleep(1500);
+      expect(stack.session.alive()).toBe(true);
+      await stack.pg.start();
+      await until(() => writers.acks >= atKill + 50, 60_000, 'acks after Postgres came back');
+      expect(await health()).toEqual({ status: 200, db: true });
+      console.log(`[pg-kill] Postgres back (crash recovery); writers resumed at ${writers.acks} acks`);
+    }
+    await writers.stop();
+    expect(stack.session.alive()).toBe(true);
+    const checks = await verifyDraft(stack.admin, id, h, { peers: [peer], foreign: (op) => op.startsWith('seed-') });
+    printChecks('pg-kill', checks);
+    const errors = Object.fromEntries(writers.errors);
+    console.log(`[pg-kill] checked: ${h.acked.size} acked, ${h.unknown.size} unresolved, errors ${JSON.stringify(errors)}`);
+    peer.close();
+    expect(checks.filter((c) => !c.ok)).toEqual([]);
+    expect(h.unknown.size).toBe(0);
+    // Every failure the writers saw was a typed answer, never a dropped connection.
+    expect(Object.keys(errors).filter((k) => k !== '503 UNAVAILABLE')).toEqual([]);
+  }, 180_000);
+
   // A slow Postgres: a transaction holds the draft's row lock (FOR UPDATE + pg_sleep). Pass: the
   // writers of that draft wait and resume, other drafts and reads keep answering, I1–I5 hold.
   it('a row lock held for seconds: writers stall then resume, the service keeps answering', async () => {

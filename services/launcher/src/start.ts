@@ -15,7 +15,7 @@ import { accessLog, ConfigError, createLogger, createRegistry, exitOnStartupErro
 import type { ReadinessChecks } from '@weft/ops';
 import { build as buildPreview, parseConfig as parsePreviewConfig } from '@weft/preview';
 import { actionsExtension, collabExtension, listen, mcpExtension, parseConfig } from '@weft/session';
-import { connectPostgres, EventStore, openPGlite, SessionStore, TokenStore } from '@weft/store';
+import { connectPostgres, DamagedDataDir, EventStore, openPGlite, SessionStore, TokenStore } from '@weft/store';
 import { launcherEnv, SERVICES } from './config.ts';
 
 /** Every variable parsed before anything starts, so a bad one stops the process in one line. */
@@ -44,6 +44,8 @@ async function main(): Promise<void> {
   const dataDir = resolve(cfg.base.dataDir);
   mkdirSync(dataDir, { recursive: true });
   const adminToken = cfg.base.adminToken ?? persistedAdminToken(dataDir);
+  // A token the operator supplied (WEFT_ADMIN_TOKEN) is theirs already: never echo it to a log.
+  const shownToken = cfg.base.adminToken === null ? adminToken : '$WEFT_ADMIN_TOKEN';
   const config = Object.freeze({ ...cfg.base, adminToken, dataDir });
 
   const conn = config.databaseUrl ? connectPostgres(config.databaseUrl) : await openPGlite(join(dataDir, 'pglite'));
@@ -107,9 +109,9 @@ async function main(): Promise<void> {
   Weft is running at ${url}   (${[...services].join(', ')})
     storage: ${config.databaseUrl ? 'Postgres (DATABASE_URL)' : `embedded PGlite in ${join(dataDir, 'pglite')}`}
     bus:     ${config.natsUrl ? 'NATS (NATS_URL)' : 'in-process'}
-    admin token: ${adminToken}
+    admin token: ${shownToken === adminToken ? `${adminToken}  (kept in ${join(dataDir, 'admin-token')})` : 'from WEFT_ADMIN_TOKEN (not printed)'}
 
-  Try:  export WEFT=${url} TOKEN=${adminToken}
+  Try:  export WEFT=${url} TOKEN=${shownToken}
         curl -s -X POST $WEFT/v1/drafts -H "authorization: Bearer $TOKEN" -d '{"id":"home","title":"Home"}'
         open ${url}/build/home  (paste the token when asked)
 
@@ -155,4 +157,11 @@ function persistedAdminToken(dataDir: string): string {
   return token;
 }
 
-main().catch((e: unknown) => exitOnStartupError(e, 'weft'));
+main().catch((e: unknown) => {
+  // A damaged data dir is the user's to act on: its message says which and what to do, no stack.
+  if (e instanceof DamagedDataDir) {
+    console.error(`\n  ${e.message}\n`);
+    process.exit(1);
+  }
+  exitOnStartupError(e, 'weft');
+});

@@ -8,6 +8,7 @@ import { DraftFollower } from '@weft/bus';
 import type { Bus, Subscription } from '@weft/bus';
 import type { Op } from '@weft/core';
 import { baseStyles, cspWithStyleHash, DEFAULT_CSP, renderDraft, renderPage, renderSection, runtimeScript } from '@weft/render';
+import { scopeAllows } from '@weft/protocol';
 import { loadDraft } from '@weft/store';
 import type { EventStore, TokenStore } from '@weft/store';
 import { LiveDraft } from './live-draft.ts';
@@ -167,11 +168,9 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
     if (!rec) return null;
     const actor = { id: rec.actorId, kind: rec.actorKind };
     if (rec.actorKind === 'admin') return { read: true, write: true, actor, readable: '*' };
-    const has = (s: 'read' | 'write'): boolean => (rec.scopes[draftId] ?? []).includes(s) || (rec.scopes['*'] ?? []).includes(s);
     // What a `$source: drafts` list may show this reader: own-property scopes with read only.
-    const readable: Readable = (rec.scopes['*'] ?? []).includes('read') ? '*'
-      : Object.keys(rec.scopes).filter((k) => Object.hasOwn(rec.scopes, k) && (rec.scopes[k] ?? []).includes('read'));
-    return { read: has('read'), write: has('write'), actor, readable };
+    const readable: Readable = scopeAllows(rec.scopes, '*', 'read') ? '*' : Object.keys(rec.scopes).filter((k) => scopeAllows(rec.scopes, k, 'read'));
+    return { read: scopeAllows(rec.scopes, draftId, 'read'), write: scopeAllows(rec.scopes, draftId, 'write'), actor, readable };
   };
 
   const pageCsp = cspWithStyleHash(DEFAULT_CSP, baseStyles);

@@ -9,7 +9,7 @@ export const sessionEnv = {
   DATABASE_URL: optionalUrl('Postgres URL; unset = embedded PGlite under WEFT_DATA_DIR', ['postgres', 'postgresql']),
   NATS_URL: optionalUrl('NATS URL; unset = in-process bus', ['nats', 'tls']),
   WEFT_DATA_DIR: str('Embedded data directory (PGlite, the generated admin token)', '.weft'),
-  WEFT_ADMIN_TOKEN: optional('Admin bearer token; unset = generated, kept under WEFT_DATA_DIR and printed', { secret: true }),
+  WEFT_ADMIN_TOKEN: optional('Admin bearer token (never printed); unset = generated, kept under WEFT_DATA_DIR and printed', { secret: true }),
   WEFT_OPS_PER_TURN: int('Op budget of one agent turn', 500, 1),
   WEFT_OPS_PER_SECOND: int('Ops per second per actor and draft', 20, 1),
   WEFT_SESSION_IDLE_MS: int('Close a build session after this idle time, ms', 30 * 60_000, 1000),

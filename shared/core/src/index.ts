@@ -9,7 +9,7 @@ export { Limits, isValidId } from './limits.ts';
 export type { PointerError } from './pointer.ts';
 export { parsePointer, formatPointer, escapeSegment, getAt, arrayIndex, FORBIDDEN_SEGMENTS } from './pointer.ts';
 export type { ValueLimits, ValueProblem, ParseLimits, ParseError } from './json.ts';
-export { parseJsonSafe, sanitizeJson, cloneJson, jsonEqual } from './json.ts';
+export { parseJsonSafe, sanitizeJson, cloneJson, jsonEqual, nestsDeeperThan } from './json.ts';
 export { editDistance, nearest } from './distance.ts';
 export type { UrlKind } from './url.ts';
 export { isAllowedUrl } from './url.ts';

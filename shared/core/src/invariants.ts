@@ -50,7 +50,7 @@ export function checkSectionShell(s: unknown, key: string): Problem | null {
     const st = s['style'];
     if (!isObj(st)) return { rule: 'invalid_section', path: `${at}/style`, message: 'style must be an object {width, tone, motion}' };
     for (const [k, v] of Object.entries(st)) {
-      const allowed = STYLE_ENUMS[k];
+      const allowed = Object.hasOwn(STYLE_ENUMS, k) ? STYLE_ENUMS[k] : undefined; // "toString" is no style field
       if (!allowed) return { rule: 'invalid_section', path: `${at}/style/${escapeSegment(k)}`, message: `style has no field "${k}"; use width, tone or motion` };
       if (!allowed.includes(v as string)) return { rule: 'invalid_section', path: `${at}/style/${k}`, message: `style.${k} must be one of ${allowed.join(', ')}` };
     }

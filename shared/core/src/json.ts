@@ -3,6 +3,7 @@
 import type { Json, JsonObject } from './draft.ts';
 import type { ErrorCode, Result, Rule } from './errors.ts';
 import { Limits } from './limits.ts';
+import { FORBIDDEN_SEGMENTS } from './pointer.ts';
 
 export interface ValueLimits {
   maxString: number;
@@ -25,7 +26,9 @@ export interface ValueProblem {
 /**
  * Checks that `value` is plain JSON within limits and returns a deep copy (so the draft never
  * shares objects with the caller). Iterative: hostile nesting cannot overflow the stack.
- * Object keys "__proto__" are refused (they would become prototypes on spread/assign elsewhere).
+ * Object keys `__proto__`, `prototype` and `constructor` are refused, like those path segments
+ * (docs/errors.md forbidden_segment): they become prototypes on spread/assign, and they named
+ * functions wherever a key was looked up without an own-property check.
  */
 export function sanitizeJson(value: unknown, limits: ValueLimits = DEFAULT_VALUE_LIMITS): Result<Json, ValueProblem> {
   const prim = primitive(value, limits, '');
@@ -64,8 +67,8 @@ export function sanitizeJson(value: unknown, limits: ValueLimits = DEFAULT_VALUE
         return { ok: false, error: { rule: 'value_too_large', at, message: `object at "${at}" has ${keys.length} keys, more than ${limits.maxArray}` } };
       }
       for (const k of keys) {
-        if (k === '__proto__') {
-          return { ok: false, error: { rule: 'forbidden_segment', at, message: `value has a "__proto__" key at "${at}"; rename it` } };
+        if (FORBIDDEN_SEGMENTS.has(k)) {
+          return { ok: false, error: { rule: 'forbidden_segment', at, message: `value has a "${k}" key at "${at || '/'}"; keys may not be __proto__, prototype or constructor, rename it` } };
         }
         if (k.length > limits.maxString) {
           return { ok: false, error: { rule: 'value_too_large', at, message: `a key at "${at}" is longer than ${limits.maxString} chars` } };
@@ -149,15 +152,11 @@ export interface ParseError {
 }
 
 /**
- * Parses untrusted JSON text. Depth is measured by a linear scan BEFORE JSON.parse, so hostile
- * nesting is refused without building it; everything else is checked by `sanitizeJson`.
+ * Where JSON text first nests deeper than `max` arrays/objects (a char index), or -1. A linear scan
+ * that builds nothing: run it before JSON.parse on untrusted text, since what JSON.parse builds
+ * from 200k levels then overflows the stack of JSON.stringify, hashing, or any recursive walk.
  */
-export function parseJsonSafe(text: string, limits: Partial<ParseLimits> = {}): Result<Json, ParseError> {
-  const l: ParseLimits = { ...DEFAULT_PARSE_LIMITS, ...limits };
-  if (typeof text !== 'string') return { ok: false, error: { code: 'MALFORMED_JSON', message: 'input is not text' } };
-  if (text.length > l.maxBytes) {
-    return { ok: false, error: { code: 'PAYLOAD_TOO_LARGE', message: `input is ${text.length} chars, more than ${l.maxBytes}` } };
-  }
+export function nestsDeeperThan(text: string, max: number): number {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
@@ -167,10 +166,24 @@ export function parseJsonSafe(text: string, limits: Partial<ParseLimits> = {}): 
       else if (c === 34 /* " */) inString = false;
     } else if (c === 34) inString = true;
     else if (c === 123 || c === 91) {
-      if (++depth > l.maxNesting) {
-        return { ok: false, error: { code: 'VALIDATION_FAILED', rule: 'value_too_large', message: `JSON nests deeper than ${l.maxNesting} levels` } };
-      }
+      if (++depth > max) return i;
     } else if (c === 125 || c === 93) depth--;
+  }
+  return -1;
+}
+
+/**
+ * Parses untrusted JSON text. Depth is measured by a linear scan BEFORE JSON.parse, so hostile
+ * nesting is refused without building it; everything else is checked by `sanitizeJson`.
+ */
+export function parseJsonSafe(text: string, limits: Partial<ParseLimits> = {}): Result<Json, ParseError> {
+  const l: ParseLimits = { ...DEFAULT_PARSE_LIMITS, ...limits };
+  if (typeof text !== 'string') return { ok: false, error: { code: 'MALFORMED_JSON', message: 'input is not text' } };
+  if (text.length > l.maxBytes) {
+    return { ok: false, error: { code: 'PAYLOAD_TOO_LARGE', message: `input is ${text.length} chars, more than ${l.maxBytes}` } };
+  }
+  if (nestsDeeperThan(text, l.maxNesting) >= 0) {
+    return { ok: false, error: { code: 'VALIDATION_FAILED', rule: 'value_too_large', message: `JSON nests deeper than ${l.maxNesting} levels` } };
   }
   let parsed: unknown;
   try {

@@ -240,6 +240,15 @@ function validate(d: Draft, checks: readonly Check[], catalog: Catalog): Problem
 /** Applies the ops of `group` in order, validates what they touched; undoes all on failure. */
 function attempt(d: Draft, group: readonly Prepared[], catalog: Catalog): Attempt {
   const undo: Op[][] = [];
+  try {
+    return attemptIn(d, group, catalog, undo);
+  } catch (e) {
+    undoAll(d, undo); // a check that throws must not leave this group half-applied
+    throw e;
+  }
+}
+
+function attemptIn(d: Draft, group: readonly Prepared[], catalog: Catalog, undo: Op[][]): Attempt {
   const checks: Check[] = [];
   for (const p of group) {
     const problem = applyPrepared(d, p, undo, checks);
@@ -375,8 +384,6 @@ export function applyStep(draft: Draft, ops: unknown[], opts: StepOptions = {}):
   const undoStack: Op[][] = [];
   const notes: Note[] = [];
   const refused: Refusal[] = [];
-  let held: Prepared[] = [];
-
   const acc: Acc = { applied, undoStack, notes, refused };
 
   if (!Array.isArray(ops)) {
@@ -388,6 +395,34 @@ export function applyStep(draft: Draft, ops: unknown[], opts: StepOptions = {}):
   const asked = given ? new Map<number, Refusal | null>() : null;
   const policy: Policy | undefined = given && asked ? (op, i) => (asked.has(i) ? asked.get(i)! : asked.set(i, given(op, i)).get(i)!) : undefined;
 
+  // Transactional on the mirror: if anything throws mid-step, the ops this step already applied
+  // are undone before the error surfaces, so the draft is as it was (all of a step or none).
+  try {
+    stepOps(draft, ops, catalog, maxHeld, policy, acc);
+  } catch (e) {
+    undoAll(draft, undoStack);
+    throw e;
+  }
+  refused.sort((a, b) => a.index - b.index);
+  const inverse: Op[] = [];
+  for (let i = undoStack.length - 1; i >= 0; i--) inverse.push(...undoStack[i]!);
+  const byOp: StepResult = { applied, inverse, notes, refused };
+  // Op by op refused what the whole step might put right (links, a type change then its props):
+  // try it as one (applyWhole takes itself back on failure); keep that if it passes, else the
+  // op-by-op result (re-applied as it was).
+  if (ops.length > 1 && maxHeld > 0 && wholeMayHelp(refused, ops)) {
+    applyOpsUnchecked(draft, inverse);
+    const whole = applyWhole(draft, ops, catalog, policy);
+    if (whole) return whole;
+    applyOpsUnchecked(draft, applied);
+  }
+  return byOp;
+}
+
+/** The op loop of applyStep (held ops wait here for a later op of the same step). */
+function stepOps(draft: Draft, ops: unknown[], catalog: Catalog, maxHeld: number, policy: Policy | undefined, acc: Acc): void {
+  const { refused } = acc;
+  let held: Prepared[] = [];
   for (let index = 0; index < ops.length; index++) {
     const prep = prepare(draft, ops[index], index, catalog, policy);
     if (!prep.ok) {
@@ -450,19 +485,6 @@ export function applyStep(draft: Draft, ops: unknown[], opts: StepOptions = {}):
     const p = h.held!;
     refused.push(refusal({ ...p, message: `${p.message} (this op was held waiting for a later op in the step, and none completed it)` }, h.index));
   }
-  refused.sort((a, b) => a.index - b.index);
-  const inverse: Op[] = [];
-  for (let i = undoStack.length - 1; i >= 0; i--) inverse.push(...undoStack[i]!);
-  const byOp: StepResult = { applied, inverse, notes, refused };
-  // Op by op refused what the whole step might put right (links, a type change then its props):
-  // try it as one; keep that if it passes, else the op-by-op result (re-applied as it was).
-  if (ops.length > 1 && maxHeld > 0 && wholeMayHelp(refused, ops)) {
-    applyOpsUnchecked(draft, inverse);
-    const whole = applyWhole(draft, ops, catalog, policy);
-    if (whole) return whole;
-    applyOpsUnchecked(draft, applied);
-  }
-  return byOp;
 }
 
 /** Whether a refusal could be the order of the step's ops: a link that waited in vain, or props

@@ -1,6 +1,7 @@
 // Where the basic catalog keeps child links: the props whose schema is a `$ref` to
 // common_types.json's ComponentId or ChildList. a2ui-child-links.test.ts derives this table from
 // the conformance copy of basic_catalog.json, so it cannot drift from the schema.
+import { lookup } from './json-util.ts';
 
 export type ChildLink =
   | { prop: string; kind: 'id' }
@@ -20,7 +21,7 @@ export const A2UI_CHILD_LINKS: Readonly<Record<string, readonly ChildLink[]>> = 
 
 /** Every component id a raw A2UI component links to, in order (template children excluded). */
 export function childIds(raw: Record<string, unknown>): string[] {
-  const links = A2UI_CHILD_LINKS[String(raw['component'])] ?? [];
+  const links = lookup(A2UI_CHILD_LINKS, String(raw['component'])) ?? [];
   const out: string[] = [];
   for (const l of links) {
     const v = raw[l.prop];
@@ -38,7 +39,7 @@ export function childIds(raw: Record<string, unknown>): string[] {
 
 /** A ChildList template `{componentId, path}` on a component, if it has one. */
 export function templateOf(raw: Record<string, unknown>): { prop: string; componentId: string; path: string } | undefined {
-  for (const l of A2UI_CHILD_LINKS[String(raw['component'])] ?? []) {
+  for (const l of lookup(A2UI_CHILD_LINKS, String(raw['component'])) ?? []) {
     if (l.kind !== 'list') continue;
     const v = raw[l.prop];
     if (typeof v === 'object' && v !== null && !Array.isArray(v)) {

@@ -2,7 +2,7 @@
 import type { Component, Json, JsonObject } from '@weft/core';
 import { childIds } from './a2ui-child-links.ts';
 import { importDynamic } from './a2ui-values.ts';
-import { isObject } from './json-util.ts';
+import { lookup, isObject } from './json-util.ts';
 import { note } from './notes.ts';
 import type { InteropNote } from './notes.ts';
 
@@ -75,8 +75,8 @@ export function mapComponent(raw: Record<string, unknown>, ctx: MapCtx): Compone
       if (typeof align === 'string' && ALIGN.has(align)) put('align', align);
       const justify = take('justify');
       if (typeof justify === 'string') {
-        if (horizontal && JUSTIFY[justify] !== undefined) {
-          put('justify', JUSTIFY[justify]);
+        if (horizontal && lookup(JUSTIFY, justify) !== undefined) {
+          put('justify', lookup(JUSTIFY, justify));
           if (justify === 'spaceEvenly') lossy('justify', 'spaceEvenly became "around".');
         } else if (justify !== 'start') lossy('justify', `"${justify}" has no Weft equivalent here.`);
       }
@@ -132,7 +132,7 @@ export function mapComponent(raw: Record<string, unknown>, ctx: MapCtx): Compone
       }
       put('label', label);
       const variant = take('variant');
-      if (typeof variant === 'string' && BUTTON_VARIANT[variant] !== undefined) put('variant', BUTTON_VARIANT[variant]);
+      if (typeof variant === 'string' && lookup(BUTTON_VARIANT, variant) !== undefined) put('variant', lookup(BUTTON_VARIANT, variant));
       const action = take('action');
       const fc = isObject(action) && isObject(action['functionCall']) ? action['functionCall'] : undefined;
       const url = fc && fc['call'] === 'openUrl' && isObject(fc['args']) ? fc['args']['url'] : undefined;

@@ -1,7 +1,7 @@
 // Weft bindings and named functions → A2UI Dynamic* values and basic-catalog function calls.
 import type { Json } from '@weft/core';
 import type { A2uiValue } from './a2ui-types.ts';
-import { isObject } from './json-util.ts';
+import { lookup, isObject } from './json-util.ts';
 import { note } from './notes.ts';
 import type { InteropNote } from './notes.ts';
 
@@ -79,7 +79,7 @@ function exportCall(name: string, args: { [k: string]: Json }, kind: DynKind, ct
       if (!returns('string')) return unmapped(`returns a string, not a ${kind}`);
       dropArgs('locale');
       const style = typeof args['style'] === 'string' ? args['style'] : 'medium';
-      return call('formatDate', { value: sub('value', 'any'), format: DATE_FORMATS[style] ?? DATE_FORMATS['medium'] }, 'string');
+      return call('formatDate', { value: sub('value', 'any'), format: lookup(DATE_FORMATS, style) ?? lookup(DATE_FORMATS, 'medium') }, 'string');
     }
     case 'pluralize':
       if (!returns('string')) return unmapped(`returns a string, not a ${kind}`);

@@ -5,7 +5,7 @@ import { exportDynamic } from './a2ui-export-values.ts';
 import type { DynKind } from './a2ui-export-values.ts';
 import { A2UI_BASIC_CATALOG_ID, A2UI_VERSION } from './a2ui-types.ts';
 import type { A2uiComponent, A2uiMessage, A2uiValue } from './a2ui-types.ts';
-import { escapeToken, isObject } from './json-util.ts';
+import { lookup, escapeToken, isObject } from './json-util.ts';
 import { note } from './notes.ts';
 import type { Converted, InteropNote } from './notes.ts';
 
@@ -62,7 +62,7 @@ export function toA2ui(section: SurfaceSection, opts: ToA2uiOptions = {}): Conve
     if (abs !== undefined) images.set(c.id, abs);
     const why =
       c.component === 'Spacer' ? 'Spacer has no A2UI equivalent'
-      : c.component === 'Icon' && ICONS[String(p['name'])] === undefined ? `icon "${String(p['name'])}" is not in the A2UI icon set`
+      : c.component === 'Icon' && lookup(ICONS, String(p['name'])) === undefined ? `icon "${String(p['name'])}" is not in the A2UI icon set`
       : c.component === 'Image' && abs === undefined && !isBindingValue(p['src']) ? 'the image has no absolute URL (give baseUrl)'
       : undefined;
     if (why !== undefined) {
@@ -171,7 +171,8 @@ function exportComponent(c: Component, ctx: Ctx): A2uiComponent[] {
       const align = get('align');
       if (typeof align === 'string') r['align'] = align;
       const justify = get('justify');
-      if (typeof justify === 'string' && JUSTIFY[justify] !== undefined) r['justify'] = JUSTIFY[justify];
+      const j = typeof justify === 'string' ? lookup(JUSTIFY, justify) : undefined;
+      if (j !== undefined) r['justify'] = j;
       if (c.component !== 'Row') flattened('became a Row.');
       main = r;
       break;
@@ -230,7 +231,7 @@ function exportComponent(c: Component, ctx: Ctx): A2uiComponent[] {
       break;
     case 'Icon':
       usedProps.add('label');
-      main = { id, component: 'Icon', name: ICONS[String(get('name'))] as string };
+      main = { id, component: 'Icon', name: lookup(ICONS, String(get('name'))) as string };
       break;
     case 'Button':
     case 'Link': {
@@ -239,7 +240,7 @@ function exportComponent(c: Component, ctx: Ctx): A2uiComponent[] {
       const href = get('href');
       const onClick = get('onClick');
       const action = onClick !== undefined ? actionOf(onClick, 'press', ctx) : typeof href === 'string' ? navigate(href, ctx) : { event: { name: 'press' } };
-      const variant = c.component === 'Link' ? 'borderless' : BUTTON_VARIANT[String(get('variant'))];
+      const variant = c.component === 'Link' ? 'borderless' : lookup(BUTTON_VARIANT, String(get('variant')));
       main = variant === undefined ? { id, component: 'Button', child: lid, action } : { id, component: 'Button', child: lid, variant, action };
       break;
     }
@@ -410,7 +411,7 @@ function exportComponent(c: Component, ctx: Ctx): A2uiComponent[] {
       const f: A2uiComponent = { id, component: 'TextField', label: str('label') };
       const value = dyn('value', 'string');
       if (value !== undefined) f['value'] = value;
-      const variant = c.component === 'TextArea' ? 'longText' : TEXTFIELD_VARIANT[String(get('kind'))];
+      const variant = c.component === 'TextArea' ? 'longText' : lookup(TEXTFIELD_VARIANT, String(get('kind')));
       if (variant !== undefined) f['variant'] = variant;
       usedProps.add('placeholder');
       main = f;

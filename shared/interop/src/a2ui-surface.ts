@@ -3,7 +3,7 @@ import type { Component, JsonObject, SurfaceSection } from '@weft/core';
 import { childIds, templateOf, A2UI_CHILD_LINKS } from './a2ui-child-links.ts';
 import { mapComponent } from './a2ui-components.ts';
 import { IdMapper } from './ids.ts';
-import { getAt, isObject, splitPointer } from './json-util.ts';
+import { lookup, getAt, isObject, splitPointer } from './json-util.ts';
 import { note } from './notes.ts';
 import type { Converted, InteropNote } from './notes.ts';
 
@@ -164,7 +164,7 @@ function cloneTree(fid: string, suffix: string, prefix: string, from: Map<string
   const raw = absolutize(rc.raw, prefix) as Record<string, unknown>;
   raw['id'] = fid + suffix;
   // Rename child links inside the copy.
-  for (const l of A2UI_CHILD_LINKS[String(raw['component'])] ?? []) {
+  for (const l of lookup(A2UI_CHILD_LINKS, String(raw['component'])) ?? []) {
     const v = raw[l.prop];
     if (l.kind === 'id' && typeof v === 'string') raw[l.prop] = v + suffix;
     if (l.kind === 'list' && Array.isArray(v)) raw[l.prop] = v.map((x) => (typeof x === 'string' ? x + suffix : x));

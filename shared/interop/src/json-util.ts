@@ -14,6 +14,14 @@ export function isJson(v: unknown, depth = 0): v is Json {
   return false;
 }
 
+/**
+ * `map[key]` for a fixed table keyed by names that documents choose: own properties only, so a
+ * component or variant named "constructor" or "toString" finds nothing, not Object's function.
+ */
+export function lookup<T>(map: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(map, key) ? map[key] : undefined;
+}
+
 export const FORBIDDEN: ReadonlySet<string> = new Set(['__proto__', 'prototype', 'constructor']);
 
 export function clone<T extends Json>(v: T): T {

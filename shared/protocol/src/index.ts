@@ -14,3 +14,4 @@ export type {
 } from './http.ts';
 export type { SubmitMessage, Upstream, ResultMessage, YjsRefusalMessage, EpochMessage, Downstream } from './messages.ts';
 export { draftSubject, ALL_DRAFTS_SUBJECT, msgId } from './subjects.ts';
+export { scopeAllows } from './scopes.ts';

@@ -1,6 +1,10 @@
-// Real Postgres through postgres.js + kysely-postgres-js (PLATFORM.md pins).
-import { Kysely } from 'kysely';
-import { PostgresJSDialect } from 'kysely-postgres-js';
+// Real Postgres through postgres.js + kysely-postgres-js (PLATFORM.md pins). postgres.js is
+// patched (patches/postgres+3.4.9.patch): unpatched, a postmaster killed mid-query crashed the
+// process and lost queries across reconnects (porsager/postgres#1154, #1208).
+import { CompiledQuery, Kysely } from 'kysely';
+import type { DatabaseConnection, Driver } from 'kysely';
+import { PostgresJSDialect, PostgresJSDriver } from 'kysely-postgres-js';
+import type { PostgresJSDialectConfig } from 'kysely-postgres-js';
 import postgres from 'postgres';
 import type { DB } from './schema.ts';
 
@@ -23,8 +27,34 @@ export function connectPostgres(url: string, opts: ConnectOptions = {}): Connect
     max: opts.max ?? 10,
     onnotice: () => {},
     connect_timeout: opts.connectTimeoutS ?? 5,
+    // Reconnect soon (50 ms doubling to 1 s; postgres.js' default grows to 20 s): a query waits for
+    // the next attempt, and a down database must answer a typed 503 fast, not hang the caller.
+    backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1),
     connection: { idle_in_transaction_session_timeout: opts.idleInTransactionTimeoutMs ?? 60_000 },
   });
-  const db = new Kysely<DB>({ dialect: new PostgresJSDialect({ postgres: pg }) });
+  const db = new Kysely<DB>({ dialect: new Dialect({ postgres: pg }) });
   return { db, close: () => db.destroy() };
+}
+
+/**
+ * kysely-postgres-js 3 inherits Kysely 0.28's `rollbackTransaction`, which on a failed ROLLBACK
+ * (a dead connection) calls a private method of Kysely's own pg connection and throws a TypeError
+ * in place of the connection error. Ours rethrows the real error; postgres.js itself retires the
+ * dead connection.
+ */
+class RollbackDriver extends PostgresJSDriver {
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+}
+
+class Dialect extends PostgresJSDialect {
+  readonly #config: PostgresJSDialectConfig;
+  constructor(config: PostgresJSDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new RollbackDriver(this.#config);
+  }
 }

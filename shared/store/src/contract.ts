@@ -263,5 +263,27 @@ export function runStoreContract(name: string, factory: () => Promise<StoreHandl
       await new Promise((r) => setTimeout(r, 20));
       expect(await sessions.closeIdleSessions(1)).toContain(idle);
     });
+
+    it('deletes a draft with its log, snapshots, sessions and turns; a second delete reports false', async () => {
+      const id = await newDraft();
+      const other = await newDraft();
+      expect((await store.append(id, 0, [step(uid('op')), step(uid('op'))])).ok).toBe(true);
+      expect((await store.append(other, 0, [step(uid('op'))])).ok).toBe(true);
+      await store.writeSnapshot({ draftId: id, version: 2, epoch: 0, doc: { id, title: 't', order: [], sections: {} }, yState: null, reason: 'test' });
+      const sessions = new SessionStore(h.db);
+      const sid = uid('s');
+      await sessions.openSession({ id: sid, draftId: id, actorId: 'u1' });
+      await sessions.openTurn({ id: uid('t'), draftId: id, sessionId: sid, actorId: 'u1' });
+      expect(await store.deleteDraft(id)).toBe(true);
+      expect(await store.getDraft(id)).toBeNull();
+      expect(await store.readSteps(id)).toEqual([]);
+      expect(await store.listSnapshots(id)).toEqual([]);
+      expect(await sessions.getSession(sid)).toBeNull();
+      expect(await store.deleteDraft(id)).toBe(false);
+      // Another draft is untouched, and the id can be created again from empty.
+      expect((await store.readSteps(other)).length).toBe(1);
+      expect((await store.createDraft({ id, title: 'Again', createdBy: 'u1' })).ok).toBe(true);
+      expect((await store.append(id, 0, [step(uid('op'))])).ok).toBe(true);
+    });
   });
 }

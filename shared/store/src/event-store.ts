@@ -6,6 +6,7 @@ import type { DB } from './schema.ts';
 import type { AppendError, DraftMeta, NewSnapshot, NewStep, Snapshot, StoredStep } from './types.ts';
 import { createDraft, getDraft, listDrafts } from './drafts.ts';
 import { GroupCommit } from './group-commit.ts';
+import { deleteDraft } from './delete-draft.ts';
 import { findByOpId, findByOpIds, readOpsText, readSteps } from './read-steps.ts';
 import { latestSnapshot, latestYSnapshot, listSnapshots, startEpoch, writeSnapshot } from './snapshots.ts';
 import { loadRoom } from './load-room.ts';
@@ -31,6 +32,8 @@ export class EventStore {
   createDraft(d: { id: string; title: string; createdBy: string }): Promise<Result<DraftMeta, 'exists'>> { return createDraft(this.db, d); }
   getDraft(id: string): Promise<DraftMeta | null> { return getDraft(this.db, id); }
   listDrafts(opts?: { limit?: number }): Promise<DraftMeta[]> { return listDrafts(this.db, opts); }
+  /** Deletes the draft with its log, snapshots, sessions and turns; false when there was none. */
+  deleteDraft(id: string): Promise<boolean> { return deleteDraft(this.db, id); }
 
   /**
    * Appends steps as versions expectedVersion+1..+n, all or nothing. Calls from many drafts in the

@@ -1,7 +1,9 @@
 export type { DB, DraftsTable, EventsTable, SnapshotsTable, TokensTable, SessionsTable, TurnsTable } from './schema.ts';
 export { connectPostgres } from './connect-postgres.ts';
 export type { Connection, ConnectOptions } from './connect-postgres.ts';
-export { openPGlite } from './pglite.ts';
+export { DamagedDataDir, openPGlite } from './pglite.ts';
+export { checkIntegrity } from './integrity.ts';
+export type { IntegrityFault } from './integrity.ts';
 export { EventStore } from './event-store.ts';
 export { loadDraft } from './load-draft.ts';
 export { MemoryLog } from './memory-log.ts';

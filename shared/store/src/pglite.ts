@@ -7,6 +7,21 @@ import type { DatabaseConnection, Dialect, Driver, QueryResult } from 'kysely';
 import { migrateToLatest } from '@weft/migrations';
 import type { DB } from './schema.ts';
 import type { Connection } from './connect-postgres.ts';
+import { checkIntegrity } from './integrity.ts';
+
+/**
+ * The embedded database directory cannot be used as it is: names the directory and what to do.
+ */
+export class DamagedDataDir extends Error {
+  readonly dataDir: string;
+  constructor(dataDir: string, what: string) {
+    super(`The embedded database in ${dataDir} is damaged: ${what}. Weft stopped before serving anything. `
+      + `To keep its data, restore that directory from a backup; to start over, move it aside (mv ${dataDir} ${dataDir}.damaged) and start again, `
+      + 'or point WEFT_DATA_DIR at another directory. With DATABASE_URL Weft uses a Postgres server instead.');
+    this.name = 'DamagedDataDir';
+    this.dataDir = dataDir;
+  }
+}
 
 class PGliteConnection implements DatabaseConnection {
   readonly #pg: PGlite;
@@ -55,14 +70,34 @@ function pgliteDialect(pg: PGlite): Dialect {
   };
 }
 
-/** Opens (or creates) a PGlite database, in memory when dataDir is undefined, migrated to latest. */
+/**
+ * Opens (or creates) a PGlite database, in memory when dataDir is undefined, migrated to latest
+ * and checked whole (`checkIntegrity`). A directory PGlite cannot open (a truncated WAL aborts
+ * its wasm runtime) or whose log has holes throws `DamagedDataDir`.
+ */
 export async function openPGlite(dataDir: string | undefined): Promise<Connection> {
-  const pg = await PGlite.create(dataDir);
+  const where = dataDir ?? '(memory)';
+  let pg: PGlite;
+  try {
+    pg = await PGlite.create(dataDir);
+  } catch (e) {
+    throw new DamagedDataDir(where, `PGlite could not open it (${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}); its files are damaged or were written by another PGlite version`);
+  }
   const db = new Kysely<DB>({ dialect: pgliteDialect(pg) });
   try {
     await migrateToLatest(db);
+    let faults;
+    try {
+      faults = await checkIntegrity(db);
+    } catch (e) {
+      throw new DamagedDataDir(where, `reading the event log failed (${e instanceof Error ? e.message : String(e)})`);
+    }
+    if (faults.length > 0) {
+      const list = faults.map((f) => `draft "${f.draftId}": head version ${f.headVersion ?? 'missing'}, ${f.events} events up to version ${f.maxVersion}`).join('; ');
+      throw new DamagedDataDir(where, `the event log has lost rows (${list})`);
+    }
   } catch (e) {
-    await db.destroy();
+    await db.destroy().catch(() => {});
     throw e;
   }
   return { db, close: () => db.destroy() };

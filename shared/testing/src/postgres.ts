@@ -23,6 +23,12 @@ export interface PostgresServer {
   readonly pid: number;
   /** 'fast' is a clean shutdown; 'immediate' simulates a crash (recovery on next start). */
   stop(mode?: 'fast' | 'immediate'): Promise<void>;
+  /**
+   * SIGKILLs the postmaster (not `pg_ctl`: its shutdown modes close client sockets in order,
+   * a killed postmaster leaves its backends to notice and die, which is the path that crashed
+   * postgres.js clients). Resolves once every backend has exited, so `start()` can follow.
+   */
+  kill(): Promise<void>;
   /** Starts again on the same data dir and port. */
   start(): Promise<void>;
   /** Stops (fast) and removes the data dir. */
@@ -44,6 +50,27 @@ export function pgBinDir(): string {
   const after = pick();
   if (after === undefined) throw new Error('PostgreSQL binaries not found under /usr/lib/postgresql and apt-get install failed');
   return after;
+}
+
+/** Pids whose parent is `ppid`, from /proc (a postmaster's backends). */
+function childrenOf(ppid: number): number[] {
+  return readdirSync('/proc').filter((d) => /^[0-9]+$/.test(d) && procStat(Number(d))?.ppid === ppid).map(Number);
+}
+
+/** Whether `pid` exists; a zombie counts (Postgres' lock-file check sees it until it is reaped). */
+function exists(pid: number): boolean {
+  return procStat(pid) !== null;
+}
+
+function procStat(pid: number): { ppid: number } | null {
+  try {
+    const stat = readFileSync(join('/proc', String(pid), 'stat'), 'utf8');
+    // "pid (comm) state ppid …": comm may hold spaces, so split after the last ')'.
+    const ppid = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
+    return { ppid: Number(ppid) };
+  } catch {
+    return null; // exited meanwhile
+  }
 }
 
 const isRoot = (): boolean => userInfo().uid === 0;
@@ -83,9 +110,18 @@ export async function startPostgres(opts: StartPostgresOptions = {}): Promise<Po
     pid = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   };
   const stop = async (mode: 'fast' | 'immediate' = 'fast'): Promise<void> => {
-    if (!existsSync(join(dataDir, 'postmaster.pid'))) { pid = 0; return; }
+    if (pid === 0 || !existsSync(join(dataDir, 'postmaster.pid'))) { pid = 0; return; }
     runPg(join(bin, 'pg_ctl'), ['-D', dataDir, '-m', mode, '-w', '-t', '60', 'stop']);
     pid = 0;
+  };
+  const kill = async (): Promise<void> => {
+    if (pid === 0) return;
+    const procs = [pid, ...childrenOf(pid)];
+    process.kill(pid, 'SIGKILL');
+    pid = 0;
+    // Backends notice the postmaster's death and exit; until the last one has (and the postmaster
+    // is reaped), a new postmaster refuses to start. Bounded: 30 s.
+    for (let i = 0; i < 600 && procs.some(exists); i++) await new Promise((r) => setTimeout(r, 50));
   };
   await start();
   return {
@@ -95,6 +131,7 @@ export async function startPostgres(opts: StartPostgresOptions = {}): Promise<Po
     get pid() { return pid; },
     start,
     stop,
+    kill,
     async destroy() {
       try { await stop('fast'); } finally { if (statSync(base, { throwIfNoEntry: false })) rmSync(base, { recursive: true, force: true }); }
     },

@@ -49,7 +49,7 @@ export const SECTIONS_ROOT = 'sections';
 export function childShape(s: Shape, key: string): Shape {
   switch (s.t) {
     case 'dict': return s.of;
-    case 'struct': return s.fields[key] ?? JSON_SHAPE;
+    case 'struct': return Object.hasOwn(s.fields, key) ? s.fields[key]! : JSON_SHAPE; // own fields only: "toString" is no field
     default: return JSON_SHAPE;
   }
 }
@@ -84,7 +84,7 @@ export function fromY(s: Shape, value: unknown, key: string): Json {
       out['id'] = key;
       for (const f of Object.keys(s.fields)) if (value.has(f)) out[f] = fromY(s.fields[f]!, value.get(f), f);
       for (const [k, v] of value.entries()) {
-        if (k !== 'id' && !(k in s.fields)) out[k] = fromY(JSON_SHAPE, v, k);
+        if (k !== 'id' && !Object.hasOwn(s.fields, k)) out[k] = fromY(JSON_SHAPE, v, k);
       }
       return out;
     }

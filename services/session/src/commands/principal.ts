@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { scopeAllows } from '@weft/protocol';
 import type { Scope } from '@weft/protocol';
 import type { TokenStore } from '@weft/store';
 import type { Actor } from '../rooms/types.ts';
@@ -70,9 +71,7 @@ export class Auth {
 
 /** Own keys only: a draft named `__proto__` or `constructor` is a draft id, never a prototype member. */
 export function can(p: Principal, draftId: string, scope: Scope): boolean {
-  if (p.admin) return true;
-  const own = (k: string): readonly Scope[] => (Object.hasOwn(p.scopes, k) && Array.isArray(p.scopes[k]) ? p.scopes[k]! : []);
-  return own(draftId).includes(scope) || own('*').includes(scope);
+  return p.admin || scopeAllows(p.scopes, draftId, scope);
 }
 
 /** Read is required even to learn a draft exists: no token, no data, no existence leak. */

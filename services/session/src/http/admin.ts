@@ -43,6 +43,16 @@ export function registerAdmin(router: Router, ctx: Ctx): void {
     sendJson(res, 200, { revoked: params['id'] });
   });
 
+  router.on('DELETE', '/v1/drafts/:id', async ({ req, res, params }) => {
+    const p = await ctx.auth.fromHeader(req.headers.authorization);
+    if (!p.admin) throw new WeftError('FORBIDDEN', 'Only the admin token deletes drafts.');
+    const id = params['id']!;
+    // The room first: nothing more is appended from this node's mirror while the rows go.
+    ctx.rooms.forget(id);
+    if (!(await ctx.store.deleteDraft(id))) throw new WeftError('NOT_FOUND', `No draft "${id}".`);
+    sendJson(res, 200, { deleted: id });
+  });
+
   router.on('POST', '/v1/drafts/:id/sessions', async ({ req, res, params }) => {
     const p = await ctx.auth.fromHeader(req.headers.authorization);
     const id = params['id']!;

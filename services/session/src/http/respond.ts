@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ErrorCode } from '@weft/core';
+import { ErrorCode, Limits, nestsDeeperThan } from '@weft/core';
 import { WeftError } from '../commands/errors.ts';
 
 const SECURITY_HEADERS = {
@@ -43,6 +43,10 @@ export async function readJson(req: IncomingMessage, maxBytes: number): Promise<
   }
   if (size === 0) return {};
   const text = Buffer.concat(chunks).toString('utf8');
+  // Twice a value's own limit: deeper values inside ops are still refused per op (value_too_large);
+  // a body deeper than this is refused whole, before anything walks it.
+  const deep = nestsDeeperThan(text, 2 * Limits.maxNesting);
+  if (deep >= 0) throw new WeftError('BAD_REQUEST', `The body nests deeper than ${2 * Limits.maxNesting} arrays/objects (at character ${deep}); values may nest ${Limits.maxNesting} levels, flatten it.`, { limit: 2 * Limits.maxNesting });
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {

@@ -125,6 +125,14 @@ describe('MCP over streamable HTTP (SDK client against a real session)', () => {
       },
       state: { title: 'Pricing', period: 'Monthly' },
     };
+    // Every op refused (a section id the draft rules forbid): an error result, no section named, nothing stored.
+    const before = (await call(reader, 'get_draft', { draftId: 'page' })).s['version'];
+    const bad = await call(writer, 'import_surface', { draftId: 'page', format: 'json-render', document: spec, sectionId: 'Not An Id' });
+    expect(bad.r.isError).toBe(true);
+    expect(bad.s.error?.code).toBe('VALIDATION_FAILED');
+    expect(bad.s['sections']).toBeUndefined();
+    expect((await call(reader, 'get_draft', { draftId: 'page' })).s['version']).toBe(before);
+
     const imp = await call(writer, 'import_surface', { draftId: 'page', format: 'json-render', document: spec, sectionId: 'pricing' });
     expect(imp.r.isError).toBeFalsy();
     expect(imp.s['refused']).toEqual([]);

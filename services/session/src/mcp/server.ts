@@ -164,6 +164,11 @@ export function createWeftMcpServer(ctx: Ctx, principal: Principal): McpServer {
     }
     if (ops.length === 0) return reply('Nothing changed: the section already matches the document.', { version: (await mustRoom(ctx, a.draftId)).committedVersion, applied: [], repairs: [], refused: [], notes: notes as unknown as Json });
     const r = await submitOps(ctx, p, a.draftId, { ops });
+    // Nothing of the import landed: an error result naming why, never a success naming a section.
+    if (r.applied.length === 0 && r.refused.length > 0) {
+      const first = r.refused[0]!;
+      throw new WeftError('VALIDATION_FAILED', `Nothing was imported: every op was refused (${summarize(r)}). Fix the first: ${first.path}: ${first.message}`, { path: first.path, refused: r.refused, notes });
+    }
     return reply(`${summarize(r)} ${notes.length} conversion note(s).`, { ...r, sections: sections.map((s) => s.id), notes: notes as unknown as Json });
   }));
 

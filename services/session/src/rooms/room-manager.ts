@@ -108,6 +108,16 @@ export class RoomManager {
     return room;
   }
 
+  /**
+   * Forgets a deleted draft's room: held references see it broken (their submits answer
+   * UNAVAILABLE and retry into NOT_FOUND), and the next get() finds no draft.
+   */
+  forget(draftId: string): void {
+    const room = this.rooms.get(draftId);
+    this.rooms.delete(draftId);
+    room?.retire({ code: 'NOT_FOUND', message: `Draft "${draftId}" was deleted.` });
+  }
+
   /** Drops rooms idle for longer than `idleMs` (their state lives in the log). */
   evictIdle(idleMs: number, now: number): number {
     let n = 0;

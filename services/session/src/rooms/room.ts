@@ -161,6 +161,11 @@ export class Room {
     return { decision, committed: done };
   }
 
+  /** The room is done (its draft was deleted): every uncommitted step is answered with `error`. */
+  retire(error: RoomError): void {
+    if (this.loop.state.kind !== 'broken') this.loop.break([], error);
+  }
+
   /** An agent finished a turn: its turn budget starts again. */
   turnFinished(actor: string): void {
     this.decider.turnFinished(actor);

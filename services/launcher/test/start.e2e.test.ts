@@ -1,0 +1,94 @@
+// `npm start` as its user meets it: what it prints, and what it does with a damaged data dir.
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { openPGlite } from '@weft/store';
+import { freePort } from '@weft/testing';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '..', '..', '..');
+const dirs: string[] = [];
+const tempDir = (): string => { const d = mkdtempSync(join(tmpdir(), 'weft-start-')); dirs.push(d); return d; };
+afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
+
+interface Run { url: string; output(): string; exited: Promise<number | null>; stop(): Promise<void> }
+
+/** Starts the launcher; resolves once it serves, or once it has exited (a refused start). */
+async function start(dataDir: string, env: Record<string, string> = {}): Promise<Run> {
+  const port = await freePort();
+  const childEnv: Record<string, string | undefined> = { ...process.env, WEFT_DATA_DIR: dataDir, PORT: String(port), ...env };
+  delete childEnv['DATABASE_URL'];
+  delete childEnv['NATS_URL'];
+  if (!('WEFT_ADMIN_TOKEN' in env)) delete childEnv['WEFT_ADMIN_TOKEN'];
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'services/launcher/src/start.ts')], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+  child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  let done = false;
+  void exited.then(() => { done = true; });
+  for (let i = 0; i < 1200 && !done && !out.includes('Weft is running at'); i++) await new Promise((r) => setTimeout(r, 50));
+  return {
+    url: `http://127.0.0.1:${port}`, output: () => out, exited,
+    async stop() { if (!done) { child.kill('SIGTERM'); await exited; } },
+  };
+}
+
+describe('npm start', () => {
+  const token = 'env-supplied-admin-token-7f3a';
+  let dataDir = '';
+
+  it('does not print an admin token supplied through WEFT_ADMIN_TOKEN; prints one it made', async () => {
+    dataDir = tempDir();
+    const run = await start(dataDir, { WEFT_ADMIN_TOKEN: token });
+    const auth = { authorization: `Bearer ${token}` };
+    expect((await fetch(`${run.url}/v1/drafts`, { method: 'POST', headers: auth, body: JSON.stringify({ id: 'home', title: 'Home' }) })).status).toBe(201);
+    const op = { op: 'add', path: '/sections/s', value: { id: 's', kind: 'surface', catalog: 'weft@1', components: { root: { id: 'root', component: 'Text', props: { text: 'kept' } } }, data: {} } };
+    expect((await fetch(`${run.url}/v1/drafts/home/ops`, { method: 'POST', headers: auth, body: JSON.stringify({ opId: 'op-1', ops: [op] }) })).status).toBe(200);
+    await run.stop();
+    expect(run.output()).toContain('Weft is running at');
+    expect(run.output()).not.toContain(token);
+    expect(run.output()).toContain('from WEFT_ADMIN_TOKEN (not printed)');
+
+    const fresh = await start(tempDir());
+    await fresh.stop();
+    const made = /admin token: (wft_admin_\S+)/.exec(fresh.output())?.[1];
+    expect(made).toBeDefined();
+    expect(fresh.output()).toContain(`TOKEN=${made}`);
+  }, 120_000);
+
+  it('refuses a PGlite dir whose events relation was truncated, naming it and what to do', async () => {
+    const damaged = tempDir();
+    cpSync(dataDir, damaged, { recursive: true });
+    const pgDir = join(damaged, 'pglite');
+    const conn = await openPGlite(pgDir);
+    const { rows } = await sql<{ p: string }>`SELECT pg_relation_filepath('events') AS p`.execute(conn.db);
+    await conn.close();
+    truncateSync(join(pgDir, rows[0]!.p), 0);
+    const run = await start(damaged);
+    expect(await run.exited).toBe(1);
+    expect(run.output()).not.toContain('Weft is running at');
+    expect(run.output()).toContain(`The embedded database in ${pgDir} is damaged: the event log has lost rows (draft "home": head version 2, 0 events up to version 0)`);
+    expect(run.output()).toContain(`mv ${pgDir} ${pgDir}.damaged`);
+  }, 120_000);
+
+  it('refuses a PGlite dir with a truncated WAL segment with the same advice, not a bare Aborted()', async () => {
+    const damaged = tempDir();
+    cpSync(dataDir, damaged, { recursive: true });
+    const pgDir = join(damaged, 'pglite');
+    const wal = join(pgDir, 'pg_wal');
+    const newest = readdirSync(wal).filter((f) => /^[0-9A-F]{24}$/.test(f)).sort().at(-1)!;
+    truncateSync(join(wal, newest), Math.floor(statSync(join(wal, newest)).size / 16));
+    const run = await start(damaged);
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toContain(`The embedded database in ${pgDir} is damaged: PGlite could not open it (RuntimeError: Aborted()`);
+    expect(run.output()).toContain(`mv ${pgDir} ${pgDir}.damaged`);
+    expect(run.output()).not.toMatch(/^\s+at /m); // the advice, not a stack trace
+    // The intact original still starts.
+    const ok = await start(dataDir);
+    await ok.stop();
+    expect(ok.output()).toContain('Weft is running at');
+  }, 120_000);
+});
