@@ -159,8 +159,9 @@ function persistedAdminToken(dataDir: string): string {
 
 main().catch((e: unknown) => {
   // A damaged data dir is the user's to act on: its message says which and what to do, no stack.
+  // Written straight to stderr: the console is routed through the JSON logger, which would quote it.
   if (e instanceof DamagedDataDir) {
-    console.error(`\n  ${e.message}\n`);
+    process.stderr.write(`\n  ${e.message}\n\n`);
     process.exit(1);
   }
   exitOnStartupError(e, 'weft');

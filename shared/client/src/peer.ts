@@ -147,7 +147,8 @@ export class WeftPeer {
    */
   private failover(): void {
     const socket = this.socket;
-    const delay = Math.min(2000, 100 * 2 ** Math.min(this.failovers, 4)) * (0.5 + Math.random());
+    // The first move is almost at once (a node going away asked for it); later ones back off.
+    const delay = this.failovers === 0 ? Math.random() * 100 : Math.min(2000, 100 * 2 ** Math.min(this.failovers, 4)) * (0.5 + Math.random());
     this.failovers++;
     setTimeout(() => {
       if (socket !== this.socket || this.closed) return;

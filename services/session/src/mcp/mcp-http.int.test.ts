@@ -125,9 +125,9 @@ describe('MCP over streamable HTTP (SDK client against a real session)', () => {
       },
       state: { title: 'Pricing', period: 'Monthly' },
     };
-    // Every op refused (a section id the draft rules forbid): an error result, no section named, nothing stored.
+    // Every op refused (a section id that is a forbidden path segment): an error result, no section named, nothing stored.
     const before = (await call(reader, 'get_draft', { draftId: 'page' })).s['version'];
-    const bad = await call(writer, 'import_surface', { draftId: 'page', format: 'json-render', document: spec, sectionId: 'Not An Id' });
+    const bad = await call(writer, 'import_surface', { draftId: 'page', format: 'json-render', document: spec, sectionId: '__proto__' });
     expect(bad.r.isError).toBe(true);
     expect(bad.s.error?.code).toBe('VALIDATION_FAILED');
     expect(bad.s['sections']).toBeUndefined();
