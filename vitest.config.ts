@@ -1,10 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects, chosen by file name (CONVENTIONS.md §10):
+// Projects, chosen by file name (CONVENTIONS.md §10):
 //  unit — `*.test.ts`, pure, no servers;
 //  int  — `*.int.test.ts` / `*.e2e.test.ts`, against the real Postgres and nats-server
-//         that the global setup starts (or TEST_DATABASE_URL / TEST_NATS_URL when set).
+//         that the global setup starts (or TEST_DATABASE_URL / TEST_NATS_URL when set);
+//  alone — the packed-SDK test, after int and by itself: on a fresh clone it failed whenever it
+//         ran beside the int files (the packed package's .d.ts siblings went missing; it passes
+//         alone every time), a race not traced yet.
 const ignore = ['**/node_modules/**', '**/.weft/**'];
+const alone = ['shared/client/test/sdk-pack.e2e.test.ts'];
 export default defineConfig({
   test: {
     projects: [
@@ -22,12 +26,25 @@ export default defineConfig({
           name: 'int',
           sequence: { groupOrder: 1 },
           include: ['**/*.int.test.ts', '**/*.e2e.test.ts'],
-          exclude: ignore,
+          exclude: [...ignore, ...alone],
           globalSetup: ['shared/testing/src/global-setup.ts'],
           pool: 'forks',
           maxWorkers: 2,
           testTimeout: 60_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'alone',
+          sequence: { groupOrder: 2 },
+          include: alone,
+          exclude: ignore,
+          globalSetup: ['shared/testing/src/global-setup.ts'],
+          pool: 'forks',
+          maxWorkers: 1,
+          testTimeout: 60_000,
+          hookTimeout: 300_000,
         },
       },
     ],
