@@ -2,8 +2,6 @@
 // new epoch from the draft as committed; SDK peers reload into it, peers holding an old epoch's doc
 // are closed with DOC_EPOCH_CHANGED and can never merge it back; a restart loads the new epoch's
 // base plus its tail.
-import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
-import WebSocket from 'ws';
 import * as Y from 'yjs';
 import { jsonEqual } from '@weft/core';
 import type { Json } from '@weft/core';
@@ -13,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collabExtension } from '../src/collab/collab.ts';
 import { addSectionOps, startTestSession } from './helpers.ts';
 import type { TestSession } from './helpers.ts';
+import { plainClient } from './plain-client.ts';
 
 const until = async (f: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> => {
   const t0 = Date.now();
@@ -41,14 +40,9 @@ describe('Yjs epochs: compaction without duplicated content', () => {
     peer.onReload((d) => { reloadedDoc = d; });
 
     // A plain Yjs client (no SDK): it keeps its old doc and must be turned away, not merged.
-    const plainDoc = new Y.Doc();
-    const plainSocket = new HocuspocusProviderWebsocket({ url: `${s.url.replace('http', 'ws')}/collab`, WebSocketPolyfill: WebSocket, delay: 50, minDelay: 50 } as never);
-    const plain = new HocuspocusProvider({ websocketProvider: plainSocket, name: 'ep', document: plainDoc, token: writer.token });
-    const closes: number[] = [];
-    plainSocket.on('close', ({ event }: { event: { code: number } }) => closes.push(event.code));
-    const plainSynced = new Promise<void>((r) => plain.on('synced', ({ state }: { state: boolean }) => state && r()));
-    plain.attach();
-    await plainSynced;
+    const plain = await plainClient(s.url, 'ep', writer.token);
+    const plainDoc = plain.doc;
+    const closes = plain.closes;
 
     expect(await epoch()).toBe(0);
     // Edits spread over several keys (a title, a heading, data values): their tombstones do not
@@ -95,8 +89,7 @@ describe('Yjs epochs: compaction without duplicated content', () => {
     await until(async () => (await epoch()) === 2, 'epoch 2');
     await until(() => peer.reloads >= 2, 'the SDK peer to reload again');
     await until(async () => jsonEqual(peer.draft() as unknown as Json, await served()), 'the peer to equal the server in epoch 2');
-    plain.destroy();
-    try { plainSocket.destroy(); } catch { /* ws throws when a socket still reconnecting is closed */ }
+    plain.close();
     peer.close();
   });
 
