@@ -110,6 +110,7 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
   });
   rooms.keepWhile((id) => sse.has(id));
   rooms.onLoaded((room) => relay.opened(room.draftId, room.committedVersion));
+  rooms.onClosed((id) => relay.closed(id));
   relay.start();
   if (ownership) {
     rooms.requireOwnership(async (id) => (await ownership.resolve(id))?.self === true);

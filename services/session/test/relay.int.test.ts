@@ -43,6 +43,33 @@ describe('the outbox relay', () => {
     await bus.close();
   });
 
+  it('[RY3] a draft whose room closed is forgotten once confirmed, and published on from its cursor when it opens again', async () => {
+    await store.createDraft({ id: 'closes', title: '', createdBy: 'u' });
+    const title = (v: string) => [{ op: 'replace' as const, path: '/title', value: v }];
+    const step = (id: string) => ({ opId: id, bodyHash: id, actor: 'u', actorKind: 'human', ops: title(id), inverse: title(''), notes: [], refused: [] });
+    const bus = createMemoryBus();
+    const got: number[] = [];
+    bus.subscribe({ draftId: 'closes' }, (m) => { got.push(m.version); });
+    const relay = new Relay({ store, bus, log: silentLogger, tickMs: 60_000 });
+    relay.opened('closes', 0);
+    for (const [v, id] of [[1, 'a'], [2, 'b']] as const) {
+      expect((await store.append('closes', v - 1, [step(id)])).ok).toBe(true);
+      await new Promise<void>((r) => relay.publish('closes', v, [], () => r()));
+    }
+    relay.closed('closes');
+    await relay.tick();
+    expect(relay.tracked).toBe(0);
+    expect(await store.unpublished()).not.toContainEqual(expect.objectContaining({ draftId: 'closes' }));
+    relay.opened('closes', 2);
+    expect((await store.append('closes', 2, [step('c')])).ok).toBe(true);
+    await new Promise<void>((r) => relay.publish('closes', 3, [], () => r()));
+    await relay.tick();
+    expect(got).toEqual([1, 2, 3]);
+    expect(relay.tracked).toBe(1);
+    await relay.stop();
+    await bus.close();
+  });
+
   it('[RY2] commits through a running session move the cursor to the head', async () => {
     const s = await startTestSession();
     try {

@@ -31,6 +31,8 @@ export class Relay {
   private readonly saved = new Map<string, number>();
   /** Where this process started publishing each draft (the room's version when it opened). */
   private readonly base = new Map<string, number>();
+  /** Drafts whose room closed: their entries go once everything they sent is confirmed. */
+  private readonly closing = new Set<string>();
   /** Drafts with a dropped notification: caught up from the log on the next tick. */
   private readonly lagging = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
@@ -63,8 +65,14 @@ export class Relay {
 
   /** A room loaded at `version`: what came before is the recovery's (or was delivered already). */
   opened(draftId: string, version: number): void {
+    this.closing.delete(draftId);
     if (!this.base.has(draftId)) this.base.set(draftId, version);
     if (!this.sent.has(draftId)) this.sent.set(draftId, version);
+  }
+
+  /** The draft's room closed here: its per-draft state is dropped once confirmed (memory stays bounded). */
+  closed(draftId: string): void {
+    this.closing.add(draftId);
   }
 
   /** Confirms what was sent, saves the cursors, catches up lagging drafts. Exposed for tests and shutdown. */
@@ -89,6 +97,18 @@ export class Relay {
     await this.o.store.markPublished(marks);
     for (const m of marks) this.saved.set(m.draftId, m.version);
     for (const id of [...this.lagging]) await this.catchUp(id, this.saved.get(id) ?? this.base.get(id) ?? 0);
+    for (const id of [...this.closing]) {
+      if (this.lagging.has(id) || (this.saved.get(id) ?? -1) < (this.sent.get(id) ?? 0)) continue;
+      this.closing.delete(id);
+      this.sent.delete(id);
+      this.saved.delete(id);
+      this.base.delete(id);
+    }
+  }
+
+  /** Drafts this relay holds state for (tests: it stays bounded). */
+  get tracked(): number {
+    return this.sent.size;
   }
 
   private async recover(): Promise<void> {

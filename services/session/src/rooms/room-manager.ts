@@ -26,9 +26,19 @@ export class RoomManager {
 
   /** Drops a draft's room (its lease moved to another node). */
   drop(draftId: string): void {
-    this.rooms.delete(draftId);
+    if (this.rooms.delete(draftId)) this.let(draftId);
   }
   private readonly loaded: ((room: Room) => void)[] = [];
+  private readonly closed: ((draftId: string) => void)[] = [];
+
+  /** Called for each draft whose room this node let go (idle, moved to another node, deleted). */
+  onClosed(f: (draftId: string) => void): void {
+    this.closed.push(f);
+  }
+
+  private let(draftId: string): void {
+    for (const f of this.closed) f(draftId);
+  }
 
   /** Called for each room as it opens (at its committed version). */
   onLoaded(f: (room: Room) => void): void {
@@ -114,7 +124,7 @@ export class RoomManager {
    */
   forget(draftId: string): void {
     const room = this.rooms.get(draftId);
-    this.rooms.delete(draftId);
+    if (this.rooms.delete(draftId)) this.let(draftId);
     room?.retire({ code: 'NOT_FOUND', message: `Draft "${draftId}" was deleted.` });
   }
 
@@ -124,6 +134,7 @@ export class RoomManager {
     for (const [id, room] of this.rooms) {
       if (room.idle && now - room.lastActivity > idleMs && !this.keeps.some((k) => k(id))) {
         this.rooms.delete(id);
+        this.let(id);
         n++;
       }
     }
