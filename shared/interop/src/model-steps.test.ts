@@ -81,17 +81,20 @@ describe('StepReader: steps come out as each object completes', () => {
 });
 
 describe('readModelSteps: what models write besides JSON Lines (issue 19)', () => {
+  /** Streams `text` through a StepReader `size` characters at a time: it must read as it does whole. */
+  function expectSameInChunks(text: string, size: number, whole: ReturnType<typeof readModelSteps>): void {
+    const r = new StepReader();
+    const seen: unknown[] = [];
+    for (let i = 0; i < text.length; i += size) seen.push(...r.push(text.slice(i, i + size)));
+    seen.push(...r.end());
+    expect(seen).toEqual(whole.steps);
+    expect(r.errors).toEqual(whole.errors);
+  }
+
   /** Read at once and in small chunks: the same steps and errors either way. */
   function read(text: string) {
     const whole = readModelSteps(text);
-    for (const size of [1, 5, 29]) {
-      const r = new StepReader();
-      const seen: unknown[] = [];
-      for (let i = 0; i < text.length; i += size) seen.push(...r.push(text.slice(i, i + size)));
-      seen.push(...r.end());
-      expect(seen).toEqual(whole.steps);
-      expect(r.errors).toEqual(whole.errors);
-    }
+    for (const size of [1, 5, 29]) expectSameInChunks(text, size, whole);
     return whole;
   }
 
@@ -161,12 +164,7 @@ describe('readModelSteps: what models write besides JSON Lines (issue 19)', () =
     fc.assert(fc.property(fc.array(fc.constantFrom(...bits), { maxLength: 40 }), fc.integer({ min: 1, max: 9 }), (parts, size) => {
       const text = parts.join('');
       const whole = readModelSteps(text);
-      const r = new StepReader();
-      const seen: unknown[] = [];
-      for (let i = 0; i < text.length; i += size) seen.push(...r.push(text.slice(i, i + size)));
-      seen.push(...r.end());
-      expect(seen).toEqual(whole.steps);
-      expect(r.errors).toEqual(whole.errors);
+      expectSameInChunks(text, size, whole);
       for (const st of whole.steps) if ('ops' in st) expect(Array.isArray(st.ops)).toBe(true);
       expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     }), { numRuns: 500 });
