@@ -110,6 +110,24 @@ describe('the editor in the Build view', () => {
     await bob.screenshot({ path: 'test-artifacts/editor-bob.png' });
   });
 
+  it('the outline\'s rows stay put while others only move about (a click in progress is not lost), and change when the outline does', async () => {
+    const id = await newDraft();
+    const alice = await openBuild(id, 'alice');
+    const agent = await agentPeer(id);
+    const row = await alice.$('#wb-outline [data-key="hero/title"]');
+    // Presence that shows outside the outline (a ghost over the preview) re-renders the view...
+    agent.setPresence({ name: 'builder-bot', selection: null, ghost: { op: { op: 'add', path: '/sections/hero/components/x', value: { id: 'x', component: 'Badge' } }, partial: true } });
+    await alice.waitForSelector('#wb-overlay .wb-box-ghost', { timeout: 2000 });
+    await alice.waitForSelector('#weft-presence [data-peer="builder-bot"]', { timeout: 2000 });
+    // ...and leaves the outline's buttons as they were: a mousedown on one still ends in its click.
+    expect(await row!.evaluate((el) => el.isConnected)).toBe(true);
+    await row!.click();
+    await alice.waitForSelector('#wb-inspector .wb-insp-head code:text-is("title")', { timeout: 2000 });
+    // The agent selecting a row is outline news: its avatar shows on that row.
+    agent.setPresence({ name: 'builder-bot', selection: { sectionId: 'hero', componentId: 'lead' } });
+    await alice.waitForSelector('#wb-outline [data-key="hero/lead"] ~ .wb-row-peers [data-peer="builder-bot"]', { timeout: 2000 });
+  });
+
   it('a concurrent conflicting move (a cycle) is refused for one side, shown, and both pages converge', async () => {
     const id = await newDraft();
     const [alice, bob] = [await openBuild(id, 'alice'), await openBuild(id, 'bob')];

@@ -50,6 +50,8 @@ let others: PeerView[] = [];
 let unbind: (() => void) | null = null;
 let boundKey = '';
 let inspectorSig = '';
+/** The outline as last drawn (see renderOutline). */
+let outlineHtml = '';
 let overlay: Overlay | null = null;
 /** Broken fidelity notes of the head version, drawn on their components (refreshed after edits). */
 let broken: Box[] = [];
@@ -350,7 +352,14 @@ function renderOutline(): void {
     select({ sectionId: a.id });
   }, { id: 'wb-add-section' }), draft.order.length > 0 ? starterButtons('wb-starters-more') : null) : null;
   const empty = draft.order.length === 0 ? emptyState() : null;
-  host.replaceChildren(...(empty ? [empty] : [list]), ...(tools ? [tools] : []));
+  const next = [...(empty ? [empty] : [list]), ...(tools ? [tools] : [])];
+  // Rows are replaced only when they would look different: presence, ghosts and typing re-render
+  // the view many times a second, and a button swapped between mousedown and mouseup loses the
+  // click. The handlers read the draft and selection at event time, so kept rows stay right.
+  const html = next.map((e) => e.outerHTML).join('');
+  if (html === outlineHtml && host.childElementCount === next.length) return;
+  outlineHtml = html;
+  host.replaceChildren(...next);
   if (active) host.querySelector<HTMLElement>(`[data-key="${CSS.escape(active)}"]`)?.focus({ preventScroll: true });
 }
 
