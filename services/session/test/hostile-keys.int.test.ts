@@ -90,6 +90,29 @@ describe('hostile keys and bodies over HTTP', () => {
     expect((await served()).draft.sections['hero']!.data['v']).toEqual({ toString: 1, valueOf: { hasOwnProperty: 2 } });
   });
 
+  it('NUL and lone surrogates in values, keys and paths are refused typed (invalid_text), never a 503 that no retry can pass', async () => {
+    // Raw JSON escapes: what a client that cut an emoji in half, or a C string, sends.
+    const bodies = [
+      `{"opId":"t-nul","ops":[{"op":"replace","path":"/title","value":"a\\u0000b"}]}`,
+      `{"opId":"t-hi","ops":[{"op":"replace","path":"/title","value":"a\\ud83d"}]}`,
+      `{"opId":"t-lo","ops":[{"op":"add","path":"${H}/data/v","value":{"x":["\\ude00"]}}]}`,
+      `{"opId":"t-key","ops":[{"op":"add","path":"${H}/data/v","value":{"k\\ud800":1}}]}`,
+      `{"opId":"t-path","ops":[{"op":"add","path":"${H}/data/k\\udfff","value":1}]}`,
+    ];
+    const before = (await served()).version;
+    for (const body of bodies) {
+      const r = await post('/v1/drafts/page/ops', body);
+      expect(r.status, body).toBe(200);
+      expect(r.json['refused'], body).toMatchObject([{ code: 'VALIDATION_FAILED', rule: 'invalid_text', message: expect.stringContaining('well-formed Unicode') }]);
+    }
+    // A whole emoji, and the same op retried, are fine; nothing refused was stored.
+    const ok = await post('/v1/drafts/page/ops', JSON.stringify({ opId: 't-ok', ops: [{ op: 'replace', path: '/title', value: 'a 😀 b' }] }));
+    expect(ok.json['refused']).toEqual([]);
+    expect((await served()).draft.title).toBe('a 😀 b');
+    expect((await served()).version).toBe(before + 1);
+    await converged();
+  });
+
   it('a 200k-deep JSON body answers a typed 400, and the service goes on', async () => {
     const deep = '['.repeat(200_000) + ']'.repeat(200_000);
     for (const body of [deep, `{"opId":"deep","ops":[{"op":"add","path":"${H}/data/d","value":${deep}}]}`]) {

@@ -73,3 +73,21 @@ describe('bad input corpus', () => {
     expect(performance.now() - t0).toBeLessThan(200);
   });
 });
+
+describe('text the event log cannot keep', () => {
+  it('[invalid_text] NUL and lone surrogates in strings, keys and paths are refused; pairs pass; messages never cut a pair', () => {
+    for (const v of ['a\u0000b', 'a\ud83d', '\ude00b', ['x', 'y\udbff'], { k: { 'k\ud800': 1 } }]) {
+      const r = sanitizeJson(v);
+      expect(r.ok, JSON.stringify(v)).toBe(false);
+      if (!r.ok) expect(r.error.rule).toBe('invalid_text');
+    }
+    expect(sanitizeJson({ 'a😀': ['😀', '\u2028'] }).ok).toBe(true);
+    const d = heroDraft();
+    expect(applyStep(d, [{ op: 'add', path: '/sections/hero/data/k\ud800', value: 1 }]).refused[0]!.rule).toBe('invalid_text');
+    // A long pointer whose 77th unit starts an emoji: the refusal's message keeps the pair whole.
+    const long = '/sections/' + 'x'.repeat(66) + '😀' + '/~9';
+    const m = applyStep(d, [{ op: 'add', path: long, value: 1 }]).refused[0]!.message;
+    expect(m.length).toBeGreaterThan(0);
+    expect(sanitizeJson(m).ok).toBe(true);
+  });
+});

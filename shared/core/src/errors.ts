@@ -53,6 +53,7 @@ export const Rule = {
   invalid_url: 'A URL is not http, https, mailto or an in-site path.',
   invalid_source: 'A data `$source` names an unknown source, has unknown query fields, a limit over 50, or is not a top-level data value.',
   value_too_large: 'A string, array, object or nesting exceeds the limits.',
+  invalid_text: 'A string or key holds U+0000 or a lone UTF-16 surrogate, which the event log (JSON) cannot keep.',
   unknown_component: 'The component is not in the catalog; kept and flagged, rendered as a placeholder.',
   held_expired: 'A held step never became valid before the end of the step list.',
   // repair notes

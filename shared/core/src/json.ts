@@ -4,6 +4,7 @@ import type { Json, JsonObject } from './draft.ts';
 import type { ErrorCode, Result, Rule } from './errors.ts';
 import { Limits } from './limits.ts';
 import { FORBIDDEN_SEGMENTS } from './pointer.ts';
+import { storable, unstorableMessage } from './text.ts';
 
 export interface ValueLimits {
   maxString: number;
@@ -17,7 +18,7 @@ export const DEFAULT_VALUE_LIMITS: ValueLimits = {
 };
 
 export interface ValueProblem {
-  rule: Extract<Rule, 'value_too_large' | 'invalid_op' | 'forbidden_segment'>;
+  rule: Extract<Rule, 'value_too_large' | 'invalid_op' | 'forbidden_segment' | 'invalid_text'>;
   /** Pointer inside the value. */
   at: string;
   message: string;
@@ -73,6 +74,7 @@ export function sanitizeJson(value: unknown, limits: ValueLimits = DEFAULT_VALUE
         if (k.length > limits.maxString) {
           return { ok: false, error: { rule: 'value_too_large', at, message: `a key at "${at}" is longer than ${limits.maxString} chars` } };
         }
+        if (!storable(k)) return { ok: false, error: { rule: 'invalid_text', at, message: unstorableMessage(`a key at "${at || '/'}"`) } };
         const v: unknown = (src as Record<string, unknown>)[k];
         const p = primitive(v, limits, at + '/' + k);
         if (p === NOT_PRIMITIVE) {
@@ -91,9 +93,8 @@ const NOT_PRIMITIVE = Symbol('object');
 function primitive(v: unknown, limits: ValueLimits, at: string): Result<Json, ValueProblem> | typeof NOT_PRIMITIVE {
   switch (typeof v) {
     case 'string':
-      return v.length > limits.maxString
-        ? { ok: false, error: { rule: 'value_too_large', at, message: `string at "${at}" has ${v.length} chars, more than ${limits.maxString}` } }
-        : { ok: true, value: v };
+      if (v.length > limits.maxString) return { ok: false, error: { rule: 'value_too_large', at, message: `string at "${at}" has ${v.length} chars, more than ${limits.maxString}` } };
+      return storable(v) ? { ok: true, value: v } : { ok: false, error: { rule: 'invalid_text', at, message: unstorableMessage(`string at "${at || '/'}"`) } };
     case 'number':
       return Number.isFinite(v)
         ? { ok: true, value: v }

@@ -2,11 +2,12 @@
 // __proto__, prototype and constructor are refused anywhere (after ~0/~1 decoding), and lookups
 // only ever follow own properties.
 import type { Result } from './errors.ts';
+import { clipText, storable, unstorableMessage } from './text.ts';
 
 export const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set(['__proto__', 'prototype', 'constructor']);
 
 export interface PointerError {
-  rule: 'invalid_pointer' | 'forbidden_segment';
+  rule: 'invalid_pointer' | 'forbidden_segment' | 'invalid_text';
   message: string;
 }
 
@@ -26,6 +27,7 @@ export function parsePointer(pointer: string): Result<string[], PointerError> {
 function parseUncached(pointer: string): Result<string[], PointerError> {
   if (typeof pointer !== 'string') return { ok: false, error: { rule: 'invalid_pointer', message: 'a pointer must be a string' } };
   if (pointer === '') return { ok: true, value: [] };
+  if (!storable(pointer)) return { ok: false, error: { rule: 'invalid_text', message: unstorableMessage('the pointer') } };
   if (pointer.charCodeAt(0) !== 47 /* / */) {
     return { ok: false, error: { rule: 'invalid_pointer', message: `pointer "${clip(pointer)}" must start with "/"` } };
   }
@@ -96,6 +98,4 @@ export function getAt(doc: unknown, segments: readonly string[]): { found: boole
   return { found: true, value: cur };
 }
 
-function clip(s: string): string {
-  return s.length > 80 ? s.slice(0, 77) + '...' : s;
-}
+const clip = (s: string): string => clipText(s, 80);

@@ -9,6 +9,7 @@ import type { Draft, Json, JsonObject, Op } from './draft.ts';
 import { cloneJson, isJsonObject } from './json.ts';
 import { isValidId } from './limits.ts';
 import { arrayIndex, escapeSegment, formatPointer } from './pointer.ts';
+import { clipText } from './text.ts';
 import type { Problem } from './problem.ts';
 import { kebabPath, kebabValue, lookup, rewriteComponentIndex, rewriteSectionIndex } from './repair-paths.ts';
 import { conformValue } from './repair-values.ts';
@@ -52,7 +53,7 @@ export function repairProps(entry: CatalogEntry, props: JsonObject, at: string, 
     props[k] = cloneJson(entry.example[k]!);
     // Say what was dropped beside it: the model may have meant one of those as this prop.
     const meant = dropped.length > 0 ? ` (you sent ${dropped.map((x) => `"${x}"`).join(', ')}, which ${entry.name} does not take: if you meant "${k}", write "${k}")` : '';
-    notes.push({ rule: 'filled_required', path: `${at}/${escapeSegment(k)}`, message: `${entry.name} requires "${k}"; filled from the example with ${JSON.stringify(props[k]).slice(0, 100)}. Replace it with the real value${meant}` });
+    notes.push({ rule: 'filled_required', path: `${at}/${escapeSegment(k)}`, message: `${entry.name} requires "${k}"; filled from the example with ${clipText(JSON.stringify(props[k]), 100)}. Replace it with the real value${meant}` });
   }
 }
 
