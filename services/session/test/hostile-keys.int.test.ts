@@ -105,11 +105,16 @@ describe('hostile keys and bodies over HTTP', () => {
       expect(r.status, body).toBe(200);
       expect(r.json['refused'], body).toMatchObject([{ code: 'VALIDATION_FAILED', rule: 'invalid_text', message: expect.stringContaining('well-formed Unicode') }]);
     }
-    // A whole emoji, and the same op retried, are fine; nothing refused was stored.
+    // Beside an op that applies, the refusal (echoing the bad path as U+FFFD) is kept in the log.
+    const mixed = await post('/v1/drafts/page/ops', `{"opId":"t-mixed","ops":[{"op":"replace","path":"/title","value":"kept"},{"op":"add","path":"${H}/data/k\\ud800","value":1}]}`);
+    expect(mixed.status).toBe(200);
+    expect(mixed.json['refused']).toMatchObject([{ rule: 'invalid_text', path: `${H}/data/k\ufffd` }]);
+    expect((await served()).draft.title).toBe('kept');
+    // A whole emoji is fine; nothing refused was stored.
     const ok = await post('/v1/drafts/page/ops', JSON.stringify({ opId: 't-ok', ops: [{ op: 'replace', path: '/title', value: 'a 😀 b' }] }));
     expect(ok.json['refused']).toEqual([]);
     expect((await served()).draft.title).toBe('a 😀 b');
-    expect((await served()).version).toBe(before + 1);
+    expect((await served()).version).toBe(before + 2);
     await converged();
   });
 

@@ -94,7 +94,7 @@ function primitive(v: unknown, limits: ValueLimits, at: string): Result<Json, Va
   switch (typeof v) {
     case 'string':
       if (v.length > limits.maxString) return { ok: false, error: { rule: 'value_too_large', at, message: `string at "${at}" has ${v.length} chars, more than ${limits.maxString}` } };
-      return storable(v) ? { ok: true, value: v } : { ok: false, error: { rule: 'invalid_text', at, message: unstorableMessage(`string at "${at || '/'}"`) } };
+      return storable(v) ? { ok: true, value: v } : { ok: false, error: { rule: 'invalid_text', at, message: unstorableMessage(at ? `the string at "${at}" inside the value` : 'the value') } };
     case 'number':
       return Number.isFinite(v)
         ? { ok: true, value: v }

@@ -13,6 +13,7 @@ import { parsePointer } from './pointer.ts';
 import type { Problem } from './problem.ts';
 import { repairOp } from './repair.ts';
 import type { PreparedOp } from './repair.ts';
+import { keepable } from './text.ts';
 
 export interface StepOptions {
   /** Called per op after the shape and pointer checks; a Refusal refuses the op. */
@@ -33,8 +34,9 @@ export interface StepResult {
 
 const OP_NAMES = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
 
+/** A refusal echoes the op's path: refused text the log cannot keep is echoed as U+FFFD. */
 function refusal(p: Problem, index: number): Refusal {
-  return { code: 'VALIDATION_FAILED', rule: p.rule, path: p.path, message: p.message, index };
+  return { code: 'VALIDATION_FAILED', rule: p.rule, path: keepable(p.path), message: keepable(p.message), index };
 }
 
 /** RFC 6902 shape check plus value limits; returns a clean copy of the op. */

@@ -3,9 +3,13 @@
 // so values are refused at the door (rule invalid_text) and messages are clipped on code points.
 
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, 'g');
 
 /** True when `s` has no NUL and no lone surrogate. */
 export const storable = (s: string): boolean => !UNSTORABLE.test(s);
+
+/** `s` with each NUL and lone surrogate as U+FFFD: for echoing refused input back (and logging it). */
+export const keepable = (s: string): string => (storable(s) ? s : s.replace(UNSTORABLE_ALL, '\ufffd'));
 
 /** What an `invalid_text` refusal says about `what` ("string at \"/a\""). */
 export const unstorableMessage = (what: string): string =>
