@@ -5,6 +5,9 @@
 // order, and kill -9 or SIGSTOP of the owner loses nothing. That a late ex-owner's append is
 // refused (the fence itself) is proven where it can be forced: the RoomLog contract (RL7) and the
 // store's epoch/lease contract; here it shows as no op lost or doubled across the pause.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { WeftError, WeftHttpClient, WeftPeer } from '@weft/client';
 import { startNats, startPostgres } from '@weft/testing';
 import type { NatsServer, PostgresServer } from '@weft/testing';
@@ -106,6 +109,41 @@ describe('several session nodes on one Postgres and one nats-server', () => {
     await reading;
     console.log(`[cluster] 90 writes over 3 nodes: ${conflicts} 409s, ${stale} stale reads; the SSE viewer on node-2 got versions 2..91 in order`);
   }, 120_000);
+
+  it('every node serves reads and streams of a draft it does not own from the bus; an MCP client on any node builds through the owner', async () => {
+    const id = 'spread';
+    const health = async (): Promise<{ node: string; ownedDrafts: number; followedDrafts: number }[]> =>
+      Promise.all(nodes.map(async (n) => (await fetch(`${n.url}/healthz`)).json() as Promise<{ node: string; ownedDrafts: number; followedDrafts: number }>));
+    // The first test read and streamed "spread" on every node: one owns it, the other two follow it.
+    const h = await health();
+    expect(h.reduce((n, x) => n + x.ownedDrafts, 0)).toBe(1);
+    expect(h.filter((x) => x.ownedDrafts === 0 && x.followedDrafts === 1)).toHaveLength(2);
+    // MCP: a real SDK client on each node opens a session and patches the draft; every call lands.
+    const before = (await client(0).getDraft(id)).version;
+    for (let i = 0; i < nodes.length; i++) {
+      const mcp = new Client({ name: `cluster-mcp-${i}`, version: '0.0.0' });
+      await mcp.connect(new StreamableHTTPClientTransport(new URL(`${nodes[i]!.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${ADMIN}` } } }));
+      const open = (await mcp.callTool({ name: 'open_build_session', arguments: { draftId: id } })) as CallToolResult;
+      expect(open.isError, JSON.stringify(open.content)).toBeFalsy();
+      const session = (open.structuredContent as { session: string }).session;
+      const r = (await mcp.callTool({ name: 'patch_draft', arguments: { session, opId: `mcp-node-${i}`, ops: [{ op: 'replace', path: TEXT_PATH, value: `mcp via node-${i}` }] } })) as CallToolResult;
+      expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+      const version = (r.structuredContent as { version: number }).version;
+      expect(version).toBe(before + i + 1);
+      // Read-your-writes through MCP's own read tool, on the same node.
+      const g = (await mcp.callTool({ name: 'get_draft', arguments: { draftId: id } })) as CallToolResult;
+      expect((g.structuredContent as { version: number }).version).toBeGreaterThanOrEqual(version);
+      const closed = (await mcp.callTool({ name: 'close_build_session', arguments: { session } })) as CallToolResult;
+      expect(closed.isError, JSON.stringify(closed.content)).toBeFalsy();
+      await mcp.close();
+    }
+    // A past version acked elsewhere is served by every node (it waits for its view, or the log).
+    for (let i = 0; i < nodes.length; i++) {
+      const at = await client(i).request<{ version: number }>('GET', `/v1/drafts/${id}?version=${before + 3}`);
+      expect(at.version).toBe(before + 3);
+    }
+    console.log(`[cluster] followers: ${h.map((x) => `${x.node} owns ${x.ownedDrafts}, follows ${x.followedDrafts}`).join('; ')}; 3 MCP clients on 3 nodes built through the owner`);
+  }, 60_000);
 
   it('Yjs peers on two different nodes see each other\'s edits and presence', async () => {
     const id = 'peers';

@@ -19,6 +19,7 @@ import { Turns } from './live/turns.ts';
 import { Relay } from './live/relay.ts';
 import { Ownership } from './cluster/ownership.ts';
 import { FORWARDED_BY, forwardHttp } from './cluster/forward.ts';
+import { Followers } from './cluster/followers.ts';
 import { sessionMetrics } from './metrics.ts';
 import { RoomManager } from './rooms/room-manager.ts';
 import type { CommittedStep } from './rooms/types.ts';
@@ -67,6 +68,13 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
     const done = metrics.fanoutSeconds.startTimer();
     relay.publish(draftId, version, events, (sent) => done({ outcome: sent ? 'ok' : 'failed' }));
   };
+  /** Events that are not a version, to this node's viewers and (transient) to every other node's. */
+  const notify = (draftId: string, head: number, events: AgUiEvent[]): void => {
+    sse.publish(draftId, null, events);
+    const fanout = metrics.fanoutSeconds.startTimer();
+    deps.bus.publish(draftId, { draftId, version: Math.max(1, head), events, transient: true })
+      .then((sent) => fanout({ outcome: sent ? 'ok' : 'failed' }), () => fanout({ outcome: 'failed' }));
+  };
 
   const onCommitted = (steps: CommittedStep[]): void => {
     metrics.stepsCommitted.inc(steps.length);
@@ -105,17 +113,24 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
     // A step refused whole writes no version, but watchers still see the refusal (activity feeds).
     onRefused: (draftId, r) => {
       for (const x of r.refused) metrics.opsRefused.inc({ rule: x.rule });
-      sse.publish(draftId, null, [refusedEvent(r.refused, { version: r.version, opId: r.opId, actor: r.actor, turnId: r.turnId }, now())]);
+      notify(draftId, r.version, [refusedEvent(r.refused, { version: r.version, opId: r.opId, actor: r.actor, turnId: r.turnId }, now())]);
     },
   });
   rooms.keepWhile((id) => sse.has(id));
-  rooms.onLoaded((room) => relay.opened(room.draftId, room.committedVersion));
+  const followers = ownership ? new Followers({ store: deps.store, bus: deps.bus, sse, now, log }) : null;
+  rooms.onLoaded((room) => {
+    relay.opened(room.draftId, room.committedVersion);
+    // This node took the draft over: its room publishes to the viewers here from now on.
+    followers?.drop(room.draftId);
+  });
   rooms.onClosed((id) => relay.closed(id));
   relay.start();
   if (ownership) {
     rooms.requireOwnership(async (id) => (await ownership.resolve(id))?.self === true);
     ownership.onLost((id) => {
       rooms.drop(id);
+      // Viewers here resume (Last-Event-ID) on the follower path, from the log: no version skipped.
+      sse.closeDraft(id);
       log.info('lease lost: the draft moved to another node', { draftId: id, node: ownership.node.id });
     });
     ownership.start();
@@ -126,9 +141,7 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
     const room = rooms.peek(draftId);
     room?.turnFinished(done.actor);
     // Not a new version: SSE frames without an id (the hub would skip a repeated version).
-    sse.publish(draftId, null, done.events);
-    const fanout = metrics.fanoutSeconds.startTimer();
-    deps.bus.publish(draftId, { draftId, version: room?.committedVersion ?? 0, events: done.events }).then(() => fanout({ outcome: 'ok' }), () => fanout({ outcome: 'failed' }));
+    notify(draftId, room?.committedVersion ?? 0, done.events);
     deps.sessions.finishTurn(`${draftId}/${turnId}`, { opCount: done.summary['ops'] ?? 0, summary: done.summary })
       .catch((e: unknown) => log.warn('turn audit finish failed', { error: String(e) }));
     return done.summary;
@@ -138,7 +151,7 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
   });
   const ctx: Ctx = {
     config, store: deps.store, tokens: deps.tokens, sessions, bus: deps.bus, now, log,
-    auth: new Auth(config.adminToken, deps.tokens, now), rooms, sse, turns, metrics, finishTurn, ownership,
+    auth: new Auth(config.adminToken, deps.tokens, now), rooms, sse, turns, metrics, finishTurn, ownership, followers, notify,
   };
   metrics.gauge('weft_rooms_open', 'Drafts loaded in memory', () => rooms.size);
   metrics.gauge('weft_sse_clients', 'Open SSE streams', () => sse.count);
@@ -159,6 +172,7 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
   const sweeper = setInterval(() => {
     void sessions.sweep().catch((e: unknown) => log.warn('session sweep failed', { error: String(e) }));
     rooms.evictIdle(10 * 60_000, now());
+    followers?.evictIdle(10 * 60_000);
   }, 30_000);
   sweeper.unref();
 
@@ -193,10 +207,11 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
     handle(req, res) {
       if (req.url?.startsWith('/readyz') && probe.handle(req, res)) return;
       const url = new URL(req.url ?? '/', 'http://localhost');
-      if (ownership && !req.headers[FORWARDED_BY]) {
+      if (ownership && !req.headers[FORWARDED_BY] && !(req.method === 'GET' && FOLLOWER_READS.test(url.pathname))) {
         const draftId = DRAFT_PATH.exec(url.pathname)?.[1];
         if (draftId !== undefined) {
-          // Several nodes: a draft's requests go to its lease holder (which forwards nothing on).
+          // Several nodes: a draft's writes go to its lease holder (which forwards nothing on);
+          // reads and streams are served here, from the owner's room or this node's follower view.
           void ownership.resolve(draftId).then((owner) => {
             if (owner && !owner.self) forwardHttp(req, res, owner.url, null, ownership.node.id);
             else route(req, res, url);
@@ -217,6 +232,7 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
       clearInterval(sweeper);
       // Leases first: the other nodes take this node's drafts over while it drains.
       await ownership?.release();
+      followers?.close();
       sse.closeAll();
       await rooms.drainAll();
       await relay.stop();
@@ -231,6 +247,9 @@ function isDatabaseUnavailable(e: unknown): boolean {
   const code = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
   return typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|CONNECT_TIMEOUT|CONNECTION_CLOSED|CONNECTION_ENDED|CONNECTION_DESTROYED|08|57P0)/.test(code);
 }
+
+/** Reads every node serves itself (cluster/followers.ts); the rest of a draft's requests go to its owner. */
+const FOLLOWER_READS = /^\/v1\/drafts\/[a-z][a-z0-9-]{0,40}(?:\/(?:stream|events|versions|diff))?$/;
 
 /** `/v1/drafts/<id>` and everything under it: requests that belong to the draft's owner. */
 const DRAFT_PATH = /^\/v1\/drafts\/([a-z][a-z0-9-]{0,40})(?:\/|$)/;

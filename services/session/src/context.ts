@@ -1,4 +1,5 @@
 import type { Bus } from '@weft/bus';
+import type { AgUiEvent } from '@weft/protocol';
 import type { Logger, Registry } from '@weft/ops';
 import type { EventStore, SessionStore, TokenStore } from '@weft/store';
 import type { SessionConfig } from './config.ts';
@@ -9,6 +10,7 @@ import type { RoomManager } from './rooms/room-manager.ts';
 import type { Turns } from './live/turns.ts';
 import type { SessionManager } from './live/sessions.ts';
 import type { Ownership } from './cluster/ownership.ts';
+import type { Followers } from './cluster/followers.ts';
 
 export interface Deps {
   store: EventStore;
@@ -38,6 +40,10 @@ export interface Ctx {
   metrics: Metrics;
   /** Several nodes: who owns which draft (null on a single node). */
   ownership: Ownership | null;
+  /** Several nodes: the drafts this node reads from the bus without owning them (null on a single node). */
+  followers: Followers | null;
+  /** Events that are not a version (reader actions, refusals): to viewers here and on every node. */
+  notify(draftId: string, head: number, events: AgUiEvent[]): void;
   /** Ends an agent turn: RUN_FINISHED on the stream and the bus; null if it was not open. */
   finishTurn(draftId: string, turnId: string): Record<string, number> | null;
 }

@@ -4,8 +4,14 @@
 /** One committed version of a draft, as AG-UI events (shapes owned by shared/protocol). */
 export interface BusMessage {
   draftId: string;
+  /** The committed version; for a transient message, the head when it was sent. */
   version: number;
   events: unknown[];
+  /**
+   * Events that are not a version (a step refused whole, a finished turn, a reader action): sent
+   * once, never refilled from the log, and never counted as the version they carry.
+   */
+  transient?: true;
 }
 
 export interface DeliveryMeta {
@@ -67,19 +73,21 @@ export function checkMessage(draftId: string, msg: BusMessage): void {
   if (msg.draftId !== draftId) throw new TypeError(`message for ${msg.draftId} published as ${draftId}`);
   if (!Number.isSafeInteger(msg.version) || msg.version < 1) throw new TypeError(`bad version ${msg.version}`);
   if (!Array.isArray(msg.events)) throw new TypeError('events must be an array');
+  if (msg.transient !== undefined && msg.transient !== true) throw new TypeError('transient must be true or absent');
 }
 
 export function isBusMessage(v: unknown): v is BusMessage {
   if (typeof v !== 'object' || v === null) return false;
   const m = v as Record<string, unknown>;
   return typeof m['draftId'] === 'string' && DRAFT_ID.test(m['draftId']) && Number.isSafeInteger(m['version'])
-    && (m['version'] as number) >= 1 && Array.isArray(m['events']);
+    && (m['version'] as number) >= 1 && Array.isArray(m['events']) && (m['transient'] === undefined || m['transient'] === true);
 }
 
 /** Per-subscription duplicate flag: the highest version seen per draft. */
 export function duplicateTracker(): (msg: BusMessage) => boolean {
   const seen = new Map<string, number>();
   return (msg) => {
+    if (msg.transient) return false;
     const last = seen.get(msg.draftId) ?? 0;
     if (msg.version <= last) return true;
     seen.set(msg.draftId, msg.version);

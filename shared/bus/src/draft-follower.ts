@@ -14,6 +14,8 @@ export interface DraftFollowerDeps {
   refill(draftId: string, afterVersion: number): Promise<VersionEvents[]>;
   /** Processes one version; called exactly once per version, in order. A throw stops the draft there. */
   handle(draftId: string, v: VersionEvents): void | Promise<void>;
+  /** A transient message's events (not a version), in order after the versions queued before it. */
+  aside?(draftId: string, events: unknown[]): void;
   /** The store's head version, for periodic checks when the bus was down. */
   headVersion?(draftId: string): Promise<number>;
   /** Where to start for a draft seen for the first time (e.g. its snapshot version); default 0. */
@@ -106,6 +108,7 @@ export class DraftFollower {
   }
 
   private async process(msg: BusMessage): Promise<void> {
+    if (msg.transient) { this.deps.aside?.(msg.draftId, msg.events); return; }
     let last = await this.current(msg.draftId);
     if (msg.version <= last) { this.counters.duplicates++; return; }
     if (msg.version > last + 1) {

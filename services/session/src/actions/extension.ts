@@ -51,8 +51,7 @@ export function actionsExtension(o: ActionsOptions = {}): Extension {
         }
         const event = readerActionEvent(action, w.written, { version, actor: actor.id }, ctx.now());
         // Not a new version: an SSE frame without an id, like RUN_FINISHED.
-        ctx.sse.publish(draftId, null, [event]);
-        ctx.bus.publish(draftId, { draftId, version, events: [event] }).catch(() => ctx.metrics.busPublishFailed.inc());
+        ctx.notify(draftId, version, [event]);
         ctx.metrics.readerActions.inc();
         sendJson(res, 202, { version, written: w.written });
       });

@@ -2,6 +2,7 @@ import type { Draft } from '@weft/core';
 import { loadDraft } from '@weft/store';
 import type { Ctx } from '../context.ts';
 import type { Room } from '../rooms/room.ts';
+import type { DraftView } from '../cluster/followers.ts';
 import { NotOwner } from '../rooms/room-manager.ts';
 import { WeftError } from './errors.ts';
 import { requireScope } from './principal.ts';
@@ -18,12 +19,42 @@ export async function mustRoom(ctx: Ctx, id: string): Promise<Room> {
   return room;
 }
 
+/**
+ * What a read needs: the draft's room on its owner (or on a single node), its follower view on
+ * any other node of a cluster — reads never travel to the owner.
+ */
+export async function mustView(ctx: Ctx, id: string): Promise<DraftView> {
+  if (ctx.ownership && ctx.followers) {
+    const owner = await ctx.ownership.resolve(id);
+    if (owner === null) throw new WeftError('NOT_FOUND', `No draft "${id}" (or no access to it).`);
+    if (!owner.self) {
+      const view = await ctx.followers.view(id);
+      if (!view) throw new WeftError('NOT_FOUND', `No draft "${id}" (or no access to it).`);
+      return view;
+    }
+  }
+  return mustRoom(ctx, id);
+}
+
+/** How long a read waits for a version it was told exists (read-your-writes on a follower). */
+const READ_WAIT_MS = 2000;
+
+/** Waits up to 2 s for `version` to be committed in this view; true if it was. */
+export async function waitFor(view: DraftView, version: number): Promise<boolean> {
+  if (view.committedVersion >= version) return true;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([view.whenCommitted(version), new Promise((r) => { timer = setTimeout(r, READ_WAIT_MS); })]);
+  clearTimeout(timer);
+  return view.committedVersion >= version;
+}
+
 /** The read command: the committed draft at its head, or at a past version from the log. */
 export async function readDraft(ctx: Ctx, p: Principal, id: string, version?: number): Promise<{ draft: Draft; version: number; epoch: number }> {
   requireScope(p, id, 'read');
-  const room = await mustRoom(ctx, id);
-  if (version === undefined) return { ...room.committedView(), epoch: room.epoch };
-  if (version > room.committedVersion) throw new WeftError('NOT_FOUND', `Version ${version} does not exist yet; the head is ${room.committedVersion}.`);
+  const view = await mustView(ctx, id);
+  if (version === undefined) return { ...view.committedView(), epoch: view.epoch };
+  // A version acked on another node may reach this one's view a moment later.
+  if (!(await waitFor(view, version))) throw new WeftError('NOT_FOUND', `Version ${version} does not exist yet; the head is ${view.committedVersion}.`);
   const at = await loadDraft(ctx.store, id, version);
-  return { draft: at.draft, version: at.version, epoch: room.epoch };
+  return { draft: at.draft, version: at.version, epoch: view.epoch };
 }

@@ -84,7 +84,7 @@ export function registerAdmin(router: Router, ctx: Ctx): void {
     } catch {
       db = false;
     }
-    const node = ctx.ownership ? { node: ctx.ownership.node.id, ownedDrafts: ctx.ownership.ownedCount } : {};
+    const node = ctx.ownership ? { node: ctx.ownership.node.id, ownedDrafts: ctx.ownership.ownedCount, followedDrafts: ctx.followers?.size ?? 0 } : {};
     sendJson(res, db ? 200 : 503, { ok: db, db, bus: ctx.bus.connected, rooms: ctx.rooms.size, ...node });
   });
 

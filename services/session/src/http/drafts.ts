@@ -3,8 +3,7 @@ import jsonpatch from 'fast-json-patch';
 import type { VersionEntry } from '@weft/protocol';
 import type { Ctx } from '../context.ts';
 import { loadDraft } from '@weft/store';
-import { mustRoom, readDraft } from '../commands/drafts.ts';
-import type { Room } from '../rooms/room.ts';
+import { mustRoom, mustView, readDraft, waitFor } from '../commands/drafts.ts';
 import { WeftError } from '../commands/errors.ts';
 import { can, requireScope } from '../commands/principal.ts';
 import { isObject, readJson, sendJson, sendJsonText } from './respond.ts';
@@ -46,7 +45,7 @@ export function registerDrafts(router: Router, ctx: Ctx): void {
     if (v === null) {
       // The head: the room's committed JSON, serialized straight from the mirror (no clone per request).
       requireScope(p, id, 'read');
-      const room = await mustRoom(ctx, id);
+      const room = await mustView(ctx, id);
       // Read-your-writes: a client passes the version it last saw; the read waits briefly for it.
       const seen = url.searchParams.get('minVersion') ?? req.headers['x-weft-min-version'];
       if (typeof seen === 'string' && seen !== '') await waitFor(room, parseVersion(seen, '/minVersion'));
@@ -62,10 +61,10 @@ export function registerDrafts(router: Router, ctx: Ctx): void {
     const p = await ctx.auth.fromHeader(req.headers.authorization);
     const id = params['id']!;
     requireScope(p, id, 'read');
-    const room = await mustRoom(ctx, id);
+    const room = await mustView(ctx, id);
     const from = parseVersion(url.searchParams.get('from') ?? '0', '/from');
     const to = parseVersion(url.searchParams.get('to') ?? String(room.committedVersion), '/to');
-    if (from > room.committedVersion || to > room.committedVersion) throw new WeftError('NOT_FOUND', `The head is version ${room.committedVersion}.`);
+    if (!(await waitFor(room, Math.max(from, to)))) throw new WeftError('NOT_FOUND', `The head is version ${room.committedVersion}.`);
     const [a, b] = await Promise.all([loadDraft(ctx.store, id, from), loadDraft(ctx.store, id, to)]);
     sendJson(res, 200, { from, to, patch: jsonpatch.compare(a.draft, b.draft) });
   });
@@ -74,7 +73,7 @@ export function registerDrafts(router: Router, ctx: Ctx): void {
     const p = await ctx.auth.fromHeader(req.headers.authorization);
     const id = params['id']!;
     requireScope(p, id, 'read');
-    await mustRoom(ctx, id);
+    await mustView(ctx, id);
     sendJson(res, 200, { versions: await listVersions(ctx, id) });
   });
 }
@@ -101,10 +100,3 @@ async function listVersions(ctx: Ctx, id: string): Promise<VersionEntry[]> {
 }
 
 
-/** Waits up to 2 s for `version` to be committed (a read after a write acked elsewhere). */
-async function waitFor(room: Room, version: number): Promise<void> {
-  if (room.committedVersion >= version) return;
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([room.whenCommitted(version), new Promise((r) => { timer = setTimeout(r, 2000); })]);
-  clearTimeout(timer);
-}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
-import { mustRoom } from '../commands/drafts.ts';
+import { mustView } from '../commands/drafts.ts';
 import { requireScope } from '../commands/principal.ts';
 import { OP_ID, outcomeOrThrow, parseSubmit, submit } from '../commands/submit.ts';
 import { undoRedo } from '../commands/undo.ts';
@@ -21,7 +21,7 @@ export function registerOps(router: Router, ctx: Ctx): void {
     const p = await ctx.auth.fromHeader(req.headers.authorization);
     const id = params['id']!;
     requireScope(p, id, 'read');
-    const room = await mustRoom(ctx, id);
+    const room = await mustView(ctx, id);
     const head = room.committedVersion;
     const after = parseVersion(url.searchParams.get('after') ?? '0', '/after');
     const ndjson = url.searchParams.get('format') === 'ndjson' || (req.headers.accept ?? '').includes('application/x-ndjson');

@@ -4,7 +4,7 @@ import type { Ctx } from '../context.ts';
 import type { ServerResponse } from 'node:http';
 import { formatEvents, SseHub } from '../live/sse.ts';
 import { WeftError } from '../commands/errors.ts';
-import { mustRoom } from '../commands/drafts.ts';
+import { mustView } from '../commands/drafts.ts';
 import { can, requireScope } from '../commands/principal.ts';
 import { parseVersion } from './drafts.ts';
 import type { Router } from './router.ts';
@@ -20,7 +20,7 @@ export function registerStream(router: Router, ctx: Ctx): void {
     const p = await ctx.auth.fromHeader(req.headers.authorization);
     const id = params['id']!;
     requireScope(p, id, 'read');
-    const room = await mustRoom(ctx, id);
+    const room = await mustView(ctx, id);
     const resumeRaw = req.headers['last-event-id'] ?? url.searchParams.get('after');
     let resume = typeof resumeRaw === 'string' && resumeRaw !== '' ? parseVersion(resumeRaw, '/Last-Event-ID') : null;
     // A resume point past the head (a stale client, a draft recreated since): a fresh snapshot.

@@ -101,6 +101,14 @@ export class SseHub {
     }
   }
 
+  /** Ends one draft's streams (its clients reconnect with Last-Event-ID). */
+  closeDraft(draftId: string): void {
+    const set = this.clients.get(draftId);
+    if (!set) return;
+    this.clients.delete(draftId);
+    for (const c of set) c.res.end();
+  }
+
   closeAll(): void {
     if (this.recheck) clearInterval(this.recheck);
     this.recheck = null;

@@ -3,6 +3,9 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Extension } from '../app.ts';
 import { WeftError } from '../commands/errors.ts';
+import { FORWARDED_BY, forwardHttp } from '../cluster/forward.ts';
+import { readJson } from '../http/respond.ts';
+import { draftOfCall } from './call-draft.ts';
 import { createWeftMcpServer } from './server.ts';
 
 export const MCP_PATH = '/mcp';
@@ -13,6 +16,26 @@ export function mcpExtension(): Extension {
     register({ ctx, router }) {
       router.on('POST', MCP_PATH, async ({ req, res }) => {
         const principal = await ctx.auth.fromHeader(req.headers.authorization);
+        let body: unknown;
+        try {
+          body = await readJson(req, ctx.config.maxBodyBytes);
+        } catch (e) {
+          if (!(e instanceof WeftError) || e.code !== 'MALFORMED_JSON') throw e;
+          res.writeHead(400, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32700, message: `Parse error: ${e.message}` }, id: null }));
+          return;
+        }
+        // Several nodes: a tool call on a draft runs on its owner (one sequencer, its sessions and
+        // turns), with the caller's own token; this node relays the answer.
+        const draftId = ctx.ownership && !req.headers[FORWARDED_BY] ? draftOfCall(body) : null;
+        if (ctx.ownership && draftId !== null) {
+          const owner = await ctx.ownership.resolve(draftId);
+          if (owner && !owner.self) {
+            forwardHttp(req, res, owner.url, Buffer.from(JSON.stringify(body)), ctx.ownership.node.id);
+            ctx.metrics.mcpRequests.inc();
+            return;
+          }
+        }
         const server = createWeftMcpServer(ctx, principal);
         // No sessionIdGenerator: stateless mode. JSON replies: no tool here streams progress.
         const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
@@ -21,7 +44,7 @@ export function mcpExtension(): Extension {
           void server.close();
         });
         await server.connect(transport);
-        await transport.handleRequest(req, res);
+        await transport.handleRequest(req, res, body);
         ctx.metrics.mcpRequests.inc();
       });
       // Stateless mode: no server-initiated stream and no session to delete.
