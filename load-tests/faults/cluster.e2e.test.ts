@@ -9,8 +9,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { WeftError, WeftHttpClient, WeftPeer } from '@weft/client';
-import { startNats, startPostgres } from '@weft/testing';
+import { startCaddy, startNats, startPostgres } from '@weft/testing';
 import type { NatsServer, PostgresServer } from '@weft/testing';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, spawnLauncher } from '../src/proc.ts';
@@ -18,6 +22,7 @@ import type { ServiceProcess } from '../src/proc.ts';
 import { newHistory } from '../src/invariants.ts';
 import { printChecks, verifyDraft } from '../src/verify.ts';
 import { seedDraft, startWriters, TEXT_PATH, until } from './driver.ts';
+import { CHROMIUM_LAUNCH } from '../../services/preview/test/stack.ts';
 
 const ADMIN = 'cluster-admin-token';
 const waitFor = async (cond: () => Promise<boolean>, ms: number, what: string): Promise<void> => {
@@ -28,6 +33,8 @@ const waitFor = async (cond: () => Promise<boolean>, ms: number, what: string): 
   }
 };
 const LEASE_MS = 1500;
+const ROOT = resolve(import.meta.dirname, '..', '..');
+mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
 
 describe('several session nodes on one Postgres and one nats-server', () => {
   let pg: PostgresServer;
@@ -167,6 +174,53 @@ describe('several session nodes on one Postgres and one nats-server', () => {
     a.close();
     b.close();
   }, 60_000);
+
+  it('the compose shape: three nodes behind the repo\'s Caddyfile; two people build an empty draft together in Chromium', async () => {
+    const host = (u: string): string => u.replace('http://', '');
+    // As in docker-compose.yml: the Build view calls the API on its own origin, the proxy.
+    const preview = await spawnLauncher('preview-proxied', { ...env, WEFT_SERVICES: 'preview', WEFT_SESSION_URL: '' });
+    const proxy = await startCaddy(join(ROOT, 'infra/docker/Caddyfile'), {
+      'session-1': host(nodes[0]!.url), 'session-2': host(nodes[1]!.url), 'session-3': host(nodes[2]!.url), preview: host(preview.url),
+    });
+    const browser = await chromium.launch(CHROMIUM_LAUNCH);
+    const pages: Page[] = [];
+    try {
+      const id = 'proxied';
+      const created = await fetch(`${proxy.url}/v1/drafts`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}` }, body: JSON.stringify({ id }) });
+      expect(created.status).toBe(201);
+      const open = async (): Promise<Page> => {
+        const page = await browser.newPage();
+        pages.push(page);
+        page.on('pageerror', (e) => errors.push(String(e)));
+        await page.goto(`${proxy.url}/build/${id}`);
+        await page.fill('#wb-token', ADMIN);
+        await page.press('#wb-token', 'Enter');
+        await page.waitForSelector('#wb-empty');
+        return page;
+      };
+      const errors: string[] = [];
+      const a = await open();
+      const b = await open();
+      // A's first click on the empty page, seen live by B (whichever nodes their sockets reached).
+      await a.click('#wb-add-section');
+      await b.waitForSelector('#wb-outline [data-key="section-1/heading-1"]', { timeout: 15_000 });
+      // B's starter, seen live by A in the page itself.
+      await b.click('#wb-outline [data-starter="faq"]');
+      await a.frameLocator('#wb-frame').locator('section[data-section-id="faq"]').waitFor({ timeout: 15_000 });
+      await a.screenshot({ path: join(ROOT, 'test-artifacts', 'cluster-proxy-two-people.png') });
+      // Every node, asked directly, serves the same draft.
+      const orders = await Promise.all(nodes.map(async (n) => (await new WeftHttpClient(n.url, ADMIN).getDraft(id)).draft.order));
+      for (const o of orders) expect(o).toEqual(['section-1', 'faq']);
+      expect(errors).toEqual([]);
+    } catch (e) {
+      for (const [i, p] of pages.entries()) await p.screenshot({ path: join(ROOT, 'test-artifacts', `cluster-proxy-failed-${i}.png`) }).catch(() => {});
+      throw e;
+    } finally {
+      await browser.close();
+      await proxy.stop();
+      await preview.kill('SIGTERM');
+    }
+  }, 90_000);
 
   it('SIGTERM of the owner: it lets its leases go first, exits within 5 s, and its peer moves to another node within 2 s', async () => {
     const id = 'drain';

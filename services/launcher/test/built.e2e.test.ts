@@ -1,13 +1,13 @@
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
 import { WeftPeer } from '@weft/client';
-import { createTestDatabase, freePort, lintMetrics, natsUrl } from '@weft/testing';
+import { createTestDatabase, freePort, lintMetrics, natsUrl, startCaddy } from '@weft/testing';
 import type { TestDatabase } from '@weft/testing';
 // @ts-expect-error — a plain .mjs script without types.
 import { buildAll } from '../../../infra/scripts/build.mjs';
@@ -225,24 +225,13 @@ describe('the built services, as compose runs them', () => {
   });
 
   it('behind the compose proxy (Caddy, the repo\'s Caddyfile): the Build view in Chromium, live over SSE and WebSocket through it', async () => {
-    // Like the harness does for nats-server: Debian's caddy is installed when missing.
-    if (spawnSync('caddy', ['version']).status !== 0) spawnSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends caddy'], { stdio: 'ignore' });
-    const caddyBin = spawnSync('caddy', ['version'], { encoding: 'utf8' });
-    expect(caddyBin.status, 'caddy is needed (apt-get install caddy; .ci/run installs it)').toBe(0);
-    // The compose file's service names become this machine's ports; the routes are the file's.
-    const px = await freePort();
-    const conf = readFileSync(join(ROOT, 'infra/docker/Caddyfile'), 'utf8')
-      .replace('session:8080', procs['session']!.url.replace('http://', '')).replace('preview:8080', procs['preview']!.url.replace('http://', '')).replace(':8080 {', `:${px} {`);
-    const dir = mkdtempSync(join(tmpdir(), 'weft-caddy-'));
-    writeFileSync(join(dir, 'Caddyfile'), conf);
-    const caddy = spawn('caddy', ['run', '--config', join(dir, 'Caddyfile'), '--adapter', 'caddyfile'], { stdio: 'ignore', env: { PATH: process.env['PATH'] ?? '', HOME: dir, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir } });
+    // The compose file's service names become this machine's ports (all three session names: the
+    // one session process here); the routes are the file's.
+    const session = procs['session']!.url.replace('http://', '');
+    const caddy = await startCaddy(join(ROOT, 'infra/docker/Caddyfile'), { 'session-1': session, 'session-2': session, 'session-3': session, preview: procs['preview']!.url.replace('http://', '') });
     const browser = await chromium.launch(CHROMIUM_LAUNCH);
     try {
-      const url = `http://127.0.0.1:${px}`;
-      for (let i = 0; !(await fetch(`${url}/healthz`).then((r) => r.ok, () => false)); i++) {
-        if (i > 200) throw new Error('caddy did not start');
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      const url = caddy.url;
       const id = `${DRAFT}-proxy`;
       const api = (path: string, body?: unknown): Promise<Response> => fetch(`${url}${path}`, { method: body === undefined ? 'GET' : 'POST', headers: { authorization: `Bearer ${ADMIN}` }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
       expect((await api('/v1/drafts', { id, title: 'Proxy' })).status).toBe(201);
@@ -265,8 +254,7 @@ describe('the built services, as compose runs them', () => {
       expect(errors).toEqual([]);
     } finally {
       await browser.close();
-      caddy.kill('SIGTERM');
-      rmSync(dir, { recursive: true, force: true });
+      await caddy.stop();
     }
   });
 

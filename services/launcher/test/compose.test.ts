@@ -49,10 +49,22 @@ const declared = new Set(specs.flatMap((s) => Object.keys(s)));
 /** ${VAR:-default} → default, ${VAR:?msg} → a sample value (what `docker compose` substitutes). */
 const interpolate = (v: string): string => v.replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1').replace(/\$\{[A-Z_]+:\?[^}]*\}/g, 'sample');
 
+/** The compose services that run a Weft service: `session-1`… run `session`, the rest their own name. */
+const SESSION_NODES = Object.keys(compose.services).filter((n) => /^session-\d+$/.test(n)).sort();
+const weftServices = [...weft.filter((n) => n !== 'session'), ...SESSION_NODES];
+const serviceOf = (name: string): string => (SESSION_NODES.includes(name) ? 'session' : name);
+
 describe('docker-compose.yml', () => {
-  it('Postgres, NATS, one container per Weft service and the proxy in front', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['nats', 'postgres', 'proxy', ...weft].sort());
+  it('Postgres, NATS, three session nodes, one container per other Weft service and the proxy in front', () => {
+    expect(SESSION_NODES).toEqual(['session-1', 'session-2', 'session-3']);
+    expect(Object.keys(compose.services).sort()).toEqual(['nats', 'postgres', 'proxy', ...weftServices].sort());
     expect(compose.services['nats']!.command).toContain('-js');
+  });
+
+  it('each session node has its own node id and the URL the others reach it at', () => {
+    const ids = SESSION_NODES.map((n) => compose.services[n]!.environment!['WEFT_NODE_ID']);
+    expect(ids).toEqual(SESSION_NODES);
+    for (const n of SESSION_NODES) expect(compose.services[n]!.environment!['WEFT_NODE_URL']).toBe(`http://${n}:8080`);
   });
 
   it('every health check runs a command its image has (the nats scratch image has no wget)', () => {
@@ -71,11 +83,11 @@ describe('docker-compose.yml', () => {
     expect(nats.healthcheck!.test.join(' ')).toContain('127.0.0.1:8222/healthz');
   });
 
-  for (const name of weft) {
-    it(`${name}: WEFT_SERVICES=${name}, env the schemas read and accept, ready deps, /readyz`, () => {
+  for (const name of weftServices) {
+    it(`${name}: WEFT_SERVICES=${serviceOf(name)}, env the schemas read and accept, ready deps, /readyz`, () => {
       const svc = compose.services[name]!;
       const env = Object.fromEntries(Object.entries(svc.environment ?? {}).map(([k, v]) => [k, interpolate(String(v))]));
-      expect(env['WEFT_SERVICES']).toBe(name);
+      expect(env['WEFT_SERVICES']).toBe(serviceOf(name));
       for (const key of Object.keys(env)) expect(declared.has(key), `${key} is set in compose but no schema declares it`).toBe(true);
       for (const spec of specs) expect(() => parseEnv(spec, env)).not.toThrow();
       expect(env['DATABASE_URL']).toMatch(/^postgres:\/\/.+@postgres:5432\//);
@@ -93,9 +105,12 @@ describe('docker-compose.yml', () => {
   it('the proxy publishes the one port and routes to services that exist', () => {
     expect(compose.services['proxy']!.ports).toEqual(['${WEFT_HTTP_PORT:-8080}:8080']);
     expect(compose.services['proxy']!.volumes).toContain('./infra/docker/Caddyfile:/etc/caddy/Caddyfile:ro');
-    const upstreams = [...caddyfile.matchAll(/reverse_proxy\s+(?:@\w+\s+)?([a-z-]+):8080/g)].map((m) => m[1]);
-    expect(upstreams.sort()).toEqual(['preview', 'session']);
-    for (const u of upstreams) expect(compose.services[u!]).toBeDefined();
+    const upstreams = [...caddyfile.matchAll(/^\s*reverse_proxy\s+([^{\n]+)/gm)].map((m) => m[1]!.trim().split(/\s+/).map((u) => u.replace(/:8080$/, '')));
+    // The preview, then every session node in both session routes (by draft id, and the rest).
+    expect(upstreams).toEqual([['preview'], SESSION_NODES, SESSION_NODES]);
+    for (const u of upstreams.flat()) expect(compose.services[u]).toBeDefined();
+    // The proxy waits for every node it routes to.
+    expect(Object.keys(compose.services['proxy']!.depends_on ?? {}).sort()).toEqual(['preview', ...SESSION_NODES].sort());
   });
 
   it('named volumes are declared', () => {

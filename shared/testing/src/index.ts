@@ -10,3 +10,5 @@ export { freePort } from './free-port.ts';
 export { TEMPLATE_DB, withDatabase } from './provided.ts';
 export { lintMetrics } from './prometheus-lint.ts';
 export type { PromFamily } from './prometheus-lint.ts';
+export { startCaddy } from './caddy.ts';
+export type { CaddyProxy } from './caddy.ts';
