@@ -8,7 +8,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import { WeftError, WeftHttpClient, WeftPeer } from '@weft/client';
+import WebSocket from 'ws';
+import * as Y from 'yjs';
 import { startCaddy, startNats, startPostgres } from '@weft/testing';
 import type { NatsServer, PostgresServer } from '@weft/testing';
 import { mkdirSync } from 'node:fs';
@@ -173,6 +176,44 @@ describe('several session nodes on one Postgres and one nats-server', () => {
     expect((await client(2).getDraft(id)).draft).toEqual(a.draft());
     a.close();
     b.close();
+  }, 60_000);
+
+  it('one socket carries two drafts owned by two other nodes (a shared HocuspocusProviderWebsocket): both sync, edits and presence cross', async () => {
+    // "peers" is owned where the previous test seeded it (node 0); "twin" is seeded through node 1.
+    await seedDraft(client(1), 'twin');
+    const owners = await Promise.all(nodes.map(async (n) => (await (await fetch(`${n.url}/healthz`)).json() as { ownedDrafts: number }).ownedDrafts));
+    expect(owners[2]).toBe(0); // node 2, where the shared socket lands, owns neither
+    const socket = new HocuspocusProviderWebsocket({ url: nodes[2]!.url.replace('http', 'ws') + '/collab', WebSocketPolyfill: WebSocket } as never);
+    const join = async (name: string): Promise<{ doc: Y.Doc; provider: HocuspocusProvider }> => {
+      const doc = new Y.Doc();
+      const provider = new HocuspocusProvider({ websocketProvider: socket, name, document: doc, token: ADMIN });
+      const synced = new Promise<void>((r) => provider.on('synced', ({ state }: { state: boolean }) => state && r()));
+      provider.attach();
+      await synced;
+      return { doc, provider };
+    };
+    const one = await join('peers');
+    const two = await join('twin');
+    // The owners' own peers edit; the shared socket's documents receive both.
+    const editors = [await WeftPeer.join({ url: nodes[0]!.url, draftId: 'peers', token: ADMIN }), await WeftPeer.join({ url: nodes[1]!.url, draftId: 'twin', token: ADMIN })];
+    for (const [i, side] of [one, two].entries()) {
+      let updates = 0;
+      side.doc.on('update', () => { updates++; });
+      editors[i]!.applyOps([{ op: 'replace', path: TEXT_PATH, value: `shared socket ${i}` }]);
+      await until(() => updates > 0, 5000, `an edit of draft ${i} to reach the shared socket`);
+    }
+    // Presence set on the shared socket's documents reaches each owner's peer.
+    one.provider.setAwarenessField('user', { name: 'Shared one', color: '#0ea5e9' });
+    two.provider.setAwarenessField('user', { name: 'Shared two', color: '#22c55e' });
+    await until(() => editors[0]!.peers().length > 0 && editors[1]!.peers().length > 0, 5000, 'presence from the shared socket');
+    // The shared socket's copy of each draft holds exactly what its owner's peer holds (Yjs snapshots: state vector and deletions).
+    for (const [i, side] of [one, two].entries()) {
+      await until(() => Y.equalSnapshots(Y.snapshot(side.doc), Y.snapshot(editors[i]!.doc)), 5000, `draft ${i} to converge`);
+    }
+    for (const e of editors) e.close();
+    one.provider.destroy();
+    two.provider.destroy();
+    socket.destroy();
   }, 60_000);
 
   it('the compose shape: three nodes behind the repo\'s Caddyfile; two people build an empty draft together in Chromium', async () => {

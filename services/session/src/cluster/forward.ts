@@ -1,6 +1,6 @@
 // The forwarder (several session nodes): a request for a draft this node does not own goes to its
-// owner unchanged — HTTP (streamed both ways, SSE included) and /collab sockets (relayed frame by
-// frame) — so any node takes any request and every draft keeps one sequencer.
+// owner unchanged — HTTP (streamed both ways, SSE included) and /collab documents (relayed frame
+// by frame, socket-routes.ts) — so any node takes any request and every draft keeps one sequencer.
 import { request } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WebSocket } from 'ws';
@@ -30,18 +30,14 @@ export function forwardHttp(req: IncomingMessage, res: ServerResponse, ownerUrl:
 }
 
 /**
- * Relays an accepted /collab socket to the owner's /collab: `first` holds the frames that already
- * arrived; close codes travel both ways (4401 from the owner reaches the client as 4401). A socket
- * of a draft whose owner cannot be reached is closed with 4500, and the provider reconnects.
+ * One upstream /collab socket from this node to a draft owner, for one client socket: frames of
+ * that owner's documents go up as they come (queued until it opens), its frames come down to the
+ * client. Close codes travel both ways (4401 from the owner reaches the client as 4401); an owner
+ * that cannot be reached closes the client with 4500, and the provider reconnects every document.
  */
-export function relaySocket(client: WebSocket, first: Uint8Array[], ownerUrl: string, fromNode: string): void {
+export function openUpstream(client: WebSocket, ownerUrl: string, fromNode: string): { send(m: Uint8Array): void; close(code: number, reason: string): void } {
   const up = new WebSocket(ownerUrl.replace(/^http/, 'ws') + '/collab', { headers: { [FORWARDED_BY]: fromNode } });
-  const pending = [...first];
-  const toOwner = (data: RawData): void => {
-    if (up.readyState === WebSocket.OPEN) up.send(data as Buffer);
-    else pending.push(toBytes(data));
-  };
-  client.on('message', toOwner);
+  const pending: Uint8Array[] = [];
   up.on('open', () => { for (const m of pending.splice(0)) up.send(m); });
   up.on('message', (data: RawData) => { if (client.readyState === WebSocket.OPEN) client.send(data as Buffer); });
   up.on('close', (code: number, reason: Buffer) => {
@@ -50,11 +46,16 @@ export function relaySocket(client: WebSocket, first: Uint8Array[], ownerUrl: st
   up.on('error', () => {
     if (client.readyState === WebSocket.OPEN) client.close(CloseCode.INTERNAL, 'UNAVAILABLE');
   });
-  client.on('close', (code: number, reason: Buffer) => {
-    if (up.readyState === WebSocket.OPEN) up.close(validCode(code), reason.toString());
-    else up.terminate();
-  });
-  client.on('error', () => up.terminate());
+  return {
+    send(m) {
+      if (up.readyState === WebSocket.OPEN) up.send(m);
+      else if (up.readyState === WebSocket.CONNECTING) pending.push(m);
+    },
+    close(code, reason) {
+      if (up.readyState === WebSocket.OPEN) up.close(validCode(code), reason);
+      else up.terminate();
+    },
+  };
 }
 
 export function toBytes(data: RawData): Uint8Array {

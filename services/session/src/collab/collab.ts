@@ -20,8 +20,8 @@ import { DraftDoc } from './draft-doc.ts';
 import { closeSocket } from './close-socket.ts';
 import { Epochs } from './epochs.ts';
 import { AwarenessPolicy } from './live-guards.ts';
-import * as decoding from 'lib0/decoding';
-import { FORWARDED_BY, relaySocket, toBytes } from '../cluster/forward.ts';
+import { FORWARDED_BY, toBytes } from '../cluster/forward.ts';
+import { routeDocuments } from '../cluster/socket-routes.ts';
 
 /** `token` is kept to re-check the principal while the connection is open (revocation, expiry). */
 interface ConnContext { principal: Principal; socketId: string; token: string }
@@ -186,8 +186,15 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
           const deadline = setTimeout(() => { if (!state.authed) ws.close(CloseCode.UNAUTHORIZED, 'UNAUTHORIZED'); }, opts.authDeadlineMs ?? AUTH_DEADLINE_MS);
           deadline.unref();
           ws.on('close', () => { clearTimeout(deadline); sockets.delete(id); });
-          if (ctx.ownership && !req.headers[FORWARDED_BY]) routeSocket(ctx, ws, (first) => attachSocket(hocuspocus!, ws, req, id, first), () => { state.authed = true; });
-          else attachSocket(hocuspocus!, ws, req, id);
+          if (ctx.ownership && !req.headers[FORWARDED_BY]) {
+            const own = ctx.ownership;
+            routeDocuments(ws, {
+              owner: async (doc) => { const o = await own.resolve(doc); return o && !o.self ? { url: o.url } : 'local'; },
+              local: () => attachSocket(hocuspocus!, ws, req, id, false),
+              relayed: () => { state.authed = true; }, // the owner authenticates it (and enforces its own deadline)
+              fromNode: own.node.id,
+            });
+          } else attachSocket(hocuspocus!, ws, req, id, true);
         });
         return true;
       });
@@ -229,53 +236,18 @@ async function recheckConnections(ctx: Ctx, h: Hocuspocus | null): Promise<void>
   }
 }
 
-function attachSocket(h: Hocuspocus, ws: WebSocket, req: IncomingMessage, socketId: string, first: Uint8Array[] = []): void {
+/** This node's Hocuspocus connection for a socket; fed by the socket itself, or by its router (several nodes). */
+function attachSocket(h: Hocuspocus, ws: WebSocket, req: IncomingMessage, socketId: string, fromSocket: boolean): (frame: Uint8Array) => void {
   const headers = new Headers();
   for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== SOCKET_HEADER) headers.set(k, v);
   headers.set(SOCKET_HEADER, socketId);
   const request = new Request(`http://localhost${req.url ?? '/collab'}`, { headers });
   const client = h.handleConnection(ws as never, request);
-  ws.on('message', (data: RawData) => {
-    const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
-    client.handleMessage(new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength));
-  });
+  if (fromSocket) ws.on('message', (data: RawData) => client.handleMessage(toBytes(data)));
   ws.on('close', (code: number, reason: Buffer) => client.handleClose({ code, reason: reason.toString() }));
   ws.on('error', () => ws.terminate());
-  for (const m of first) client.handleMessage(m);
+  return (frame) => client.handleMessage(frame);
 }
-
-/**
- * Several nodes: the first frame names the document (Hocuspocus messages start with it); a socket
- * for a draft this node does not own is relayed to the owner, frames and close codes both ways, so
- * peers of one draft meet in one Hocuspocus document (presence included) whichever node they hit.
- * One draft per socket in that mode: the owner refuses a document it does not hold.
- */
-function routeSocket(ctx: Ctx, ws: WebSocket, local: (first: Uint8Array[]) => void, relayed: () => void): void {
-  const own = ctx.ownership!;
-  const first: Uint8Array[] = [];
-  let routed = false;
-  const onFirst = (data: RawData): void => {
-    first.push(toBytes(data));
-    if (routed) return;
-    routed = true;
-    let doc = '';
-    try {
-      doc = decoding.readVarString(decoding.createDecoder(first[0]!));
-    } catch {
-      ws.close(CloseCode.BAD_REQUEST, 'BAD_REQUEST');
-      return;
-    }
-    void own.resolve(doc).then((owner) => {
-      ws.off('message', onFirst);
-      if (owner && !owner.self) {
-        relayed(); // the owner authenticates it (and enforces its own deadline)
-        relaySocket(ws, first, owner.url, own.node.id);
-      } else local(first);
-    }, () => ws.close(CloseCode.INTERNAL, 'UNAVAILABLE'));
-  };
-  ws.on('message', onFirst);
-}
-
 
 function originConnection(origin: unknown): Connection | null {
   const o = origin as { source?: string; connection?: Connection } | null;
