@@ -64,6 +64,8 @@ for (const [i, id] of drafts.entries()) {
   await admin.createDraft(id, `Draft ${i}`);
   await admin.submit(id, { opId: 'page', ops: page(i) });
 }
+const roomsOnly = await heap();
+console.log(`  rooms open, no peer yet       per draft ${((roomsOnly - before) / D / 1024).toFixed(1)} KB`);
 const half = Math.ceil(D / 2);
 const kids = [drafts.slice(0, half), drafts.slice(half)].map((ds) => fork(fileURLToPath(new URL('./viewers.ts', import.meta.url)), [JSON.stringify({ kind: 'weft', url: svc.url, draftId: '', token: rd.token, count: PEERS, drafts: ds })], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
 await Promise.all(kids.map((k) => new Promise<void>((r) => k.on('message', (m: { type: string }) => m.type === 'ready' && r()))));
