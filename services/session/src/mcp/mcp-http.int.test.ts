@@ -179,6 +179,28 @@ describe('MCP over streamable HTTP (SDK client against a real session)', () => {
     expect((read.contents[0] as { text: string }).text).toContain('<!doctype html>');
   });
 
+  it('MCP Apps: the draft tools name ui://weft/preview, which lists and reads as the View (text/html;profile=mcp-app)', async () => {
+    const { tools } = await reader.listTools();
+    const named = tools.filter((t) => (t._meta as { ui?: { resourceUri?: string } } | undefined)?.ui?.resourceUri === 'ui://weft/preview').map((t) => t.name).sort();
+    expect(named).toEqual(['get_draft', 'get_preview', 'import_surface', 'patch_draft', 'undo_turn']);
+    const { resources } = await reader.listResources();
+    expect(resources).toEqual(expect.arrayContaining([expect.objectContaining({ uri: 'ui://weft/preview', mimeType: 'text/html;profile=mcp-app' })]));
+    const read = await reader.readResource({ uri: 'ui://weft/preview' });
+    expect(read.contents).toHaveLength(1);
+    const view = read.contents[0] as { uri: string; mimeType: string; text: string; _meta?: { ui?: { prefersBorder?: boolean } } };
+    expect(view).toMatchObject({ uri: 'ui://weft/preview', mimeType: 'text/html;profile=mcp-app', _meta: { ui: { prefersBorder: true } } });
+    // A whole HTML5 document that speaks the handshake, with a CSP that allows no network.
+    expect(view.text.startsWith('<!doctype html>')).toBe(true);
+    for (const m of ['ui/initialize', 'ui/notifications/initialized', 'ui/notifications/tool-result', 'ui/resource-teardown', 'ui/notifications/size-changed']) expect(view.text).toContain(m);
+    expect(view.text).toMatch(/connect-src 'none'/);
+    // The View is constant: it holds no draft (the page comes in tool results).
+    expect(view.text).not.toContain('Pages, built live');
+    // patch_draft's result names its draft, so the View can ask for that draft's page.
+    const open = await call(writer, 'open_build_session', { draftId: 'page' });
+    const r = await call(writer, 'patch_draft', { session: open.s['session'], ops: [{ op: 'replace', path: '/title', value: 'Landing' }] });
+    expect(r.s['draftId']).toBe('page');
+  });
+
   it('get_catalog serves the prompt text and the entries', async () => {
     const c = await call(reader, 'get_catalog', {});
     expect(typeof c.s['prompt']).toBe('string');

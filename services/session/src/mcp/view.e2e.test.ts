@@ -1,0 +1,191 @@
+// The MCP Apps View in a real browser: a real MCP client reads ui://weft/preview from a real
+// session; a tiny host page (the host side of the ext-apps handshake over postMessage) loads it in
+// a sandboxed iframe, hands it real tool results and proxies its tools/call to the same client.
+import { mkdirSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { chromium } from 'playwright-core';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMcpTestSession, TEST_ADMIN } from './test/session.ts';
+import type { McpTestSession } from './test/session.ts';
+
+// The repo's one Chromium launch config (services/preview/test/stack.ts; a service may not import another's).
+const CHROMIUM_LAUNCH = {
+  executablePath: '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+};
+const SHOTS = process.env['WEFT_SHOTS'] ?? '/tmp/weft-shots';
+
+const HOSTILE = '<img src=x onerror="parent.pwned=1"></script><script>parent.pwned=2</script> "quoted" __proto__';
+const hero = {
+  id: 'hero', kind: 'surface', catalog: 'weft@1', data: { plan: 'Monthly' },
+  components: {
+    root: { id: 'root', component: 'Stack', children: ['title', 'evil', 'go', 'plan'] },
+    title: { id: 'title', component: 'Heading', props: { text: 'Pages, built live', level: 1 } },
+    evil: { id: 'evil', component: 'Text', props: { text: HOSTILE } },
+    go: { id: 'go', component: 'Button', props: { label: 'Start', href: 'https://example.com/start' } },
+    plan: { id: 'plan', component: 'Toggle', props: { options: ['Monthly', 'Yearly'], value: { path: '/plan' } } },
+  },
+};
+
+// The host: answers ui/initialize, waits for initialized before sending anything (spec: "MUST
+// NOT send any request or notification to the View before it receives an initialized"), logs
+// every message, and proxies tools/call to the test's MCP client (window.callTool).
+const HOST = `<!doctype html><html><body style="margin:0;background:#e9ecef">
+<iframe id="view" sandbox="allow-scripts" style="width:900px;height:700px;border:0;background:#fff"></iframe>
+<script>
+window.log = []; window.ready = false; window.teardown = null;
+const frame = document.getElementById('view');
+const send = (m) => { window.log.push('host→view ' + (m.method || '(result)')); frame.contentWindow.postMessage(m, '*'); };
+window.deliver = (input, result) => {
+  send({ jsonrpc: '2.0', method: 'ui/notifications/tool-input', params: { arguments: input } });
+  send({ jsonrpc: '2.0', method: 'ui/notifications/tool-result', params: result });
+};
+window.tearDown = () => send({ jsonrpc: '2.0', id: 'bye', method: 'ui/resource-teardown', params: { reason: 'test' } });
+window.addEventListener('message', async (e) => {
+  if (e.source !== frame.contentWindow) return;
+  const m = e.data;
+  window.log.push('view→host ' + (m.method || '(result)'));
+  if (m.method === 'ui/initialize') {
+    if (window.ready) window.log.push('VIOLATION: initialize twice');
+    send({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: '2026-01-26', hostInfo: { name: 'test-host', version: '1' }, hostCapabilities: { serverTools: {} }, hostContext: { theme: 'light', displayMode: 'inline' } } });
+  } else if (m.method === 'ui/notifications/initialized') {
+    window.ready = true;
+  } else if (m.method === 'tools/call') {
+    if (!window.ready) window.log.push('VIOLATION: tools/call before initialized');
+    try { send({ jsonrpc: '2.0', id: m.id, result: await window.callTool(m.params.name, m.params.arguments) }); }
+    catch (err) { send({ jsonrpc: '2.0', id: m.id, error: { code: -32000, message: String(err) } }); }
+  } else if (m.method === 'ui/notifications/size-changed') {
+    if (!window.ready) window.log.push('VIOLATION: size-changed before initialized');
+    window.size = m.params;
+  } else if (m.id === 'bye') {
+    window.teardown = m;
+  }
+});
+window.load = (html) => { frame.srcdoc = html; };
+</script></body></html>`;
+
+async function connect(url: string, token: string): Promise<Client> {
+  const client = new Client({ name: 'weft-view-test', version: '0.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  return client;
+}
+
+describe('MCP Apps View in Chromium, inside a host that speaks the handshake', () => {
+  let s: McpTestSession;
+  let client: Client;
+  let browser: Browser;
+  let page: Page;
+  let view: Frame;
+  const calls: { name: string; args: unknown }[] = [];
+  const tool = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> => (await client.callTool({ name, arguments: args })) as CallToolResult;
+
+  beforeAll(async () => {
+    s = await startMcpTestSession();
+    const res = await fetch(`${s.url}/v1/drafts`, {
+      method: 'POST', headers: { authorization: `Bearer ${TEST_ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify({ id: 'view' }),
+    });
+    expect(res.status).toBe(201);
+    client = await connect(s.url, await s.token('app-bot', { view: ['read', 'write'] }));
+    browser = await chromium.launch(CHROMIUM_LAUNCH);
+    page = await browser.newPage({ viewport: { width: 920, height: 720 } });
+    await page.exposeFunction('callTool', async (name: string, args: Record<string, unknown>) => {
+      calls.push({ name, args });
+      return tool(name, args);
+    });
+    await page.setContent(HOST);
+    const read = await client.readResource({ uri: 'ui://weft/preview' });
+    const html = (read.contents[0] as { text: string }).text;
+    await page.evaluate((h) => (window as unknown as { load(h: string): void }).load(h), html);
+    await page.waitForFunction(() => (window as unknown as { ready: boolean }).ready, undefined, { timeout: 20_000 });
+    view = page.frames().find((f) => f !== page.mainFrame())!;
+    mkdirSync(SHOTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await client?.close();
+    await s?.close();
+  });
+
+  it('shakes hands first: ui/initialize, its result, then initialized; nothing from the host before', async () => {
+    const log = await page.evaluate(() => (window as unknown as { log: string[] }).log);
+    expect(log.slice(0, 3)).toEqual(['view→host ui/initialize', 'host→view (result)', 'view→host ui/notifications/initialized']);
+    expect(await view.locator('#wait').textContent()).toBe('Waiting for a draft…');
+  });
+
+  it('renders the page of a patch_draft result: asks the host for get_preview at that version; hostile text stays text', async () => {
+    const open = (await tool('open_build_session', { draftId: 'view' })).structuredContent as { session: string };
+    const args = { session: open.session, ops: [{ op: 'add', path: '/sections/hero', value: hero }] };
+    const patched = await tool('patch_draft', args);
+    const version = (patched.structuredContent as { version: number }).version;
+    await page.evaluate(([a, r]) => (window as unknown as { deliver(a: unknown, r: unknown): void }).deliver(a, r), [args, patched] as const);
+    await view.locator('h1', { hasText: 'Pages, built live' }).waitFor({ timeout: 20_000 });
+    expect(calls).toEqual([{ name: 'get_preview', args: { draftId: 'view', version } }]);
+    expect(await view.locator('#draft').textContent()).toBe('view');
+    expect(await view.locator('#version').textContent()).toBe(`version ${version}`);
+    // The hostile text is shown as the characters it is; nothing ran, nothing navigates.
+    expect(await view.locator('.weft-body').textContent()).toContain(HOSTILE);
+    const inert = await view.evaluate(() => {
+      const root = document.getElementById('page')!.shadowRoot!;
+      return {
+        scripts: root.querySelectorAll('script').length, imgs: root.querySelectorAll('img').length,
+        links: root.querySelectorAll('a, [href]').length, handlers: [...root.querySelectorAll('*')].filter((e) => [...e.attributes].some((a) => a.name.startsWith('on'))).length,
+        pwned: (window as unknown as { pwned?: number }).pwned ?? null,
+      };
+    });
+    expect(inert).toEqual({ scripts: 0, imgs: 0, links: 0, handlers: 0, pwned: null });
+    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned ?? null)).toBeNull();
+    // The button is there (its label), as a span: the View never navigates.
+    expect(await view.locator('.weft-body span', { hasText: 'Start' }).first().isVisible()).toBe(true);
+    // CSS-only interactions still work in the View: the Toggle is radio inputs.
+    await view.locator('label', { hasText: 'Yearly' }).click();
+    expect(await view.locator('input[type=radio][value=Yearly]').isChecked()).toBe(true);
+    const size = await page.evaluate(() => (window as unknown as { size?: { width: number; height: number } }).size);
+    expect(size?.width).toBeGreaterThan(0);
+    await page.screenshot({ path: `${SHOTS}/mcp-view-page.png` });
+  });
+
+  it('shows a refusal of the next step beside the page, and an error result as an error', async () => {
+    const open = (await tool('open_build_session', { draftId: 'view' })).structuredContent as { session: string };
+    const args = { session: open.session, ops: [
+      { op: 'add', path: '/sections/hero/components/root/children/-', value: 'ghost' },
+      { op: 'replace', path: '/sections/hero/components/title/props/text', value: 'Now with refusals' },
+    ] };
+    const r = await tool('patch_draft', args);
+    await page.evaluate(([a, res]) => (window as unknown as { deliver(a: unknown, r: unknown): void }).deliver(a, res), [args, r] as const);
+    await view.locator('h1', { hasText: 'Now with refusals' }).waitFor({ timeout: 20_000 });
+    expect(await view.locator('#refusals li').count()).toBe(1);
+    expect(await view.locator('#refusals li').textContent()).toContain('/sections/hero/components/root');
+    await page.screenshot({ path: `${SHOTS}/mcp-view-refusal.png` });
+
+    const bad = await tool('patch_draft', { session: 'view:nope', ops: [{ op: 'replace', path: '/title', value: 'x' }] });
+    expect(bad.isError).toBe(true);
+    await page.evaluate((res) => (window as unknown as { deliver(a: unknown, r: unknown): void }).deliver({}, res), bad);
+    await view.locator('#error', { hasText: 'SESSION_CLOSED' }).waitFor({ timeout: 10_000 });
+    expect(await view.locator('h1', { hasText: 'Now with refusals' }).isVisible()).toBe(true);
+  });
+
+  it('ignores messages that do not come from its host', async () => {
+    // A sibling frame posts a forged tool result straight to the View.
+    await page.evaluate(() => {
+      const f = document.createElement('iframe');
+      f.setAttribute('sandbox', 'allow-scripts');
+      f.srcdoc = `<script>parent.frames[0].postMessage({ jsonrpc: '2.0', method: 'ui/notifications/tool-result', params: { structuredContent: { draftId: 'x', version: 999, html: '<main><h1>forged</h1></main>' } } }, '*'); parent.postMessage('forged-sent', '*');</script>`;
+      document.body.append(f);
+    });
+    await page.waitForFunction(() => document.querySelectorAll('iframe').length === 2);
+    await page.waitForTimeout(500); // a delivered message would have rendered by now
+    expect(await view.locator('h1', { hasText: 'forged' }).count()).toBe(0);
+    expect(await view.locator('h1', { hasText: 'Now with refusals' }).isVisible()).toBe(true);
+  });
+
+  it('answers ui/resource-teardown', async () => {
+    await page.evaluate(() => (window as unknown as { tearDown(): void }).tearDown());
+    await page.waitForFunction(() => (window as unknown as { teardown: unknown }).teardown !== null, undefined, { timeout: 10_000 });
+    expect(await page.evaluate(() => (window as unknown as { teardown: unknown }).teardown)).toEqual({ jsonrpc: '2.0', id: 'bye', result: {} });
+    const log = await page.evaluate(() => (window as unknown as { log: string[] }).log);
+    expect(log.filter((l) => l.startsWith('VIOLATION'))).toEqual([]);
+  });
+});
