@@ -17,6 +17,7 @@ import { requireScope } from '../commands/principal.ts';
 import type { Principal } from '../commands/principal.ts';
 import { outcomeOrThrow, parseSubmit, submit } from '../commands/submit.ts';
 import { undoRedo } from '../commands/undo.ts';
+import { exportCode } from '../commands/export.ts';
 import { catalogText } from './catalog-text.ts';
 import { defineTool } from './define-tool.ts';
 import { formatSessionHandle, parseSessionHandle } from './session-handle.ts';
@@ -186,6 +187,21 @@ export function createWeftMcpServer(ctx: Ctx, principal: Principal): McpServer {
     const s = sectionOf(d.draft, a.sectionId);
     const r = a.format === 'a2ui' ? toA2ui(s) : toJsonRender(s);
     return reply(`Section "${a.sectionId}" as ${a.format}, ${r.notes.length} note(s).`, { format: a.format, version: d.version, document: r.value as unknown as Json, notes: r.notes as unknown as Json });
+  }));
+
+  defineTool(server, 'export_code', {
+    description: 'Export the draft (head or a past version) as code: "html" is one standalone page (HTML, CSS and the interaction runtime inlined; opens from disk, no server), "react" is Page.tsx (a component per section, data models as consts) with weft.css and weft-runtime.js. Deterministic; writes and deploys nothing.',
+    inputSchema: { draftId, format: z.enum(['html', 'react']), version },
+  }, async (a) => guarded(async () => {
+    const r = await exportCode(ctx, p, a.draftId, a.format, a.version);
+    const files = r.files.map((f) => ({ path: f.path, mimeType: f.mimeType, text: f.text }));
+    return {
+      content: [
+        { type: 'text', text: `Draft "${a.draftId}" at version ${r.version} as ${a.format}: ${files.map((f) => `${f.path} (${Buffer.byteLength(f.text)} bytes)`).join(', ')}; ${r.notes.length} render note(s).` },
+        ...files.map((f) => ({ type: 'resource' as const, resource: { uri: `weft://drafts/${a.draftId}/export/${r.version}/${f.path}`, mimeType: f.mimeType, text: f.text } })),
+      ],
+      structuredContent: { draftId: a.draftId, version: r.version, format: a.format, files, notes: r.notes as unknown as Json },
+    };
   }));
 
   defineTool(server, 'undo_turn', {

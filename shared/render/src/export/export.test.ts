@@ -1,0 +1,128 @@
+// Export to code, pure: every catalog component exports to a page and to React source that
+// compiles (esbuild) and renders (react-dom/server) to the renderer's own text; output is
+// byte-identical for the same input; hostile draft text stays text in both.
+import { build, transform } from 'esbuild';
+import type { Plugin } from 'esbuild';
+import type { Component, Draft } from '@weft/core';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES, draftWith, fixtureDraft } from '../fixtures.testkit.ts';
+import { decodeEntities, scanTags } from '../html-scan.testkit.ts';
+import { renderDraft } from '../render.ts';
+import { exportDraft, exportReact, exportStaticHtml } from './export.ts';
+import type { Exported } from './export.ts';
+
+const RUNTIME = '(()=>{window.__weftRuntime=1})();';
+const file = (e: Exported, path: string): string => e.files.find((f) => f.path === path)!.text;
+
+/** Page.tsx bundled with React (css and runtime stubbed) and rendered to static markup. */
+async function ssr(tsx: string): Promise<string> {
+  const files: Record<string, string> = { 'Page.tsx': tsx, 'weft.css': '', 'weft-runtime.js': '' };
+  const virtual: Plugin = {
+    name: 'virtual',
+    setup(b) {
+      b.onResolve({ filter: /^\.\/(Page\.tsx|weft\.css|weft-runtime\.js)$/ }, (a) => ({ path: a.path.slice(2), namespace: 'v' }));
+      b.onLoad({ filter: /.*/, namespace: 'v' }, (a) => ({ contents: files[a.path] ?? '', loader: a.path.endsWith('.tsx') ? 'tsx' : 'js', resolveDir: process.cwd() }));
+    },
+  };
+  const out = await build({
+    stdin: { contents: "import Page from './Page.tsx'; import { createElement } from 'react'; import { renderToStaticMarkup } from 'react-dom/server.browser'; export const html = renderToStaticMarkup(createElement(Page));", resolveDir: process.cwd(), loader: 'js' },
+    bundle: true, write: false, format: 'esm', platform: 'browser', jsx: 'automatic', logLevel: 'silent', plugins: [virtual],
+    define: { 'process.env.NODE_ENV': '"production"' },
+  });
+  const mod = (await import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0]!.text).toString('base64')}`)) as { html: string };
+  return mod.html;
+}
+
+/** What a reader reads: text outside tags and JSON scripts, entities decoded, whitespace folded. */
+function visibleText(html: string): string {
+  return decodeEntities(html.replace(/<script[^>]*>[\s\S]*?<\/script>/g, '').replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ').trim();
+}
+
+const HOSTILE = [
+  '</script><script>alert(1)</script>', '<img src=x onerror=alert(2)>', '"quoted" \'single\' `tick` ${x} {curly} }',
+  '*/ alert(3) /*', '\u2028\u2029 line seps', '<!-- comment --> & &amp; &lt;', '__proto__ constructor prototype',
+].join(' ');
+
+function hostileDraft(): Draft {
+  const comps: Component[] = [
+    { id: 'title', component: 'Heading', props: { text: HOSTILE, level: 1 } },
+    { id: 'body', component: 'Text', props: { text: { path: '/note' } } },
+    { id: 'pick', component: 'Toggle', props: { options: [HOSTILE.slice(0, 40), 'plain'], value: { path: '/pick' } } },
+    { id: 'go', component: 'Button', props: { label: HOSTILE, onClick: { action: 'set', path: '/note', value: '</script>' } } },
+  ];
+  const d = draftWith({ id: 'root', component: 'Stack', children: comps.map((c) => c.id) }, comps, { note: HOSTILE, pick: 'plain' }, 'constructor');
+  // A data key named __proto__ (JSON.parse makes it an own key, as the store does).
+  d.sections['constructor']!.data = JSON.parse(`{"note":${JSON.stringify(HOSTILE)},"pick":"plain","__proto__":{"polluted":true}}`) as Record<string, never>;
+  return d;
+}
+
+const boundToggle = (): Draft => fixtureDraft('Toggle', { options: ['monthly', 'yearly'], value: { path: '/period' } }, { period: 'monthly' });
+
+describe('export to code', () => {
+  it('exports every catalog component: the page holds the renderer\'s markup; the React source compiles and renders the same text', async () => {
+    for (const name of Object.keys(FIXTURES)) {
+      const draft = fixtureDraft(name);
+      const html = exportStaticHtml({ draft, version: 3, runtime: RUNTIME });
+      expect(html.files.map((f) => f.path)).toEqual(['d1.html']);
+      const page = file(html, 'd1.html');
+      expect(page).toContain(renderDraft(draft).html);
+      const react = exportReact({ draft, version: 3, runtime: RUNTIME });
+      expect(react.files.map((f) => f.path)).toEqual(['Page.tsx', 'weft.css', 'weft-runtime.js']);
+      const tsx = file(react, 'Page.tsx');
+      await transform(tsx, { loader: 'tsx', jsx: 'automatic' }); // throws on a syntax error
+      expect(visibleText(await ssr(tsx)), name).toBe(visibleText(renderDraft(draft).html));
+    }
+  }, 60_000);
+
+  it('inlines the runtime only when the page is interactive, allowed by its hash in the CSP', () => {
+    const still = file(exportStaticHtml({ draft: fixtureDraft('Heading'), version: 1, runtime: RUNTIME }), 'd1.html');
+    expect(still).not.toContain(RUNTIME);
+    const live = file(exportStaticHtml({ draft: boundToggle(), version: 1, runtime: RUNTIME }), 'd1.html');
+    expect(live).toContain(`<script>${RUNTIME}</script>\n</body>`);
+    const csp = decodeEntities(/http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(live)![1]!);
+    expect(csp).toMatch(/; script-src 'sha256-[A-Za-z0-9+/=]+'$/);
+    expect(csp).toContain("connect-src 'none'");
+    expect(live).toContain('<meta name="generator" content="Weft export of draft &quot;d1&quot; at version 1">');
+    expect(() => exportStaticHtml({ draft: boundToggle(), version: 1, runtime: 'x="</script>"' })).toThrow(/cannot be inlined/);
+  });
+
+  it('is deterministic: the same draft and version give byte-identical files, whatever the object identity', () => {
+    const draft = hostileDraft();
+    for (const format of ['html', 'react'] as const) {
+      const a = exportDraft(format, { draft, version: 7, runtime: RUNTIME });
+      const b = exportDraft(format, { draft: JSON.parse(JSON.stringify(draft)) as Draft, version: 7, runtime: RUNTIME });
+      expect(b.files).toEqual(a.files);
+      expect(exportDraft(format, { draft, version: 8, runtime: RUNTIME }).files).not.toEqual(a.files);
+    }
+  });
+
+  it('hostile text stays inert in the page: no tag, attribute or script from the draft', () => {
+    const page = file(exportStaticHtml({ draft: hostileDraft(), version: 1, runtime: RUNTIME }), 'd1.html');
+    const tags = scanTags(page);
+    const scripts = tags.filter((t) => t.name === 'script' && !t.closing);
+    expect(scripts.map((t) => t.attrs.find(([n]) => n === 'type')?.[1] ?? 'js')).toEqual(['application/json', 'application/json', 'js']);
+    expect(tags.filter((t) => t.name === 'img')).toEqual([]);
+    expect(tags.flatMap((t) => t.attrs).filter(([n]) => n.startsWith('on'))).toEqual([]);
+    expect(visibleText(page)).toContain(HOSTILE.replace(/\s+/g, ' ').slice(0, 60));
+  });
+
+  it('hostile text stays inert in the React source: it compiles, renders as text, and __proto__ stays an own data key', async () => {
+    const tsx = file(exportReact({ draft: hostileDraft(), version: 1, runtime: RUNTIME }), 'Page.tsx');
+    await transform(tsx, { loader: 'tsx', jsx: 'automatic' });
+    expect(tsx).toContain('export function ConstructorSection()');
+    expect(tsx).toContain('["__proto__"]: {');
+    const html = await ssr(tsx);
+    const tags = scanTags(html);
+    expect(tags.filter((t) => t.name === 'img')).toEqual([]);
+    expect(tags.filter((t) => t.name === 'script' && !t.closing).every((t) => t.attrs.some(([n, v]) => n === 'type' && v === 'application/json'))).toBe(true);
+    expect(tags.flatMap((t) => t.attrs).filter(([n]) => n.startsWith('on'))).toEqual([]);
+    expect(visibleText(html)).toBe(visibleText(renderDraft(hostileDraft()).html));
+    // The data model reaches the page's JSON script intact (own __proto__ key, hostile note).
+    const state = /<script type="application\/json" data-weft-state="" data-section-id="constructor">([\s\S]*?)<\/script>/.exec(html);
+    expect(state).not.toBeNull();
+    const data = JSON.parse(state![1]!) as Record<string, unknown>;
+    expect(Object.hasOwn(data, '__proto__')).toBe(true);
+    expect(data['note']).toBe(HOSTILE);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+});
