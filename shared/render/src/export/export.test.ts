@@ -1,10 +1,13 @@
 // Export to code, pure: every catalog component exports to a page and to React source that
 // compiles (esbuild) and renders (react-dom/server) to the renderer's own text; output is
 // byte-identical for the same input; hostile draft text stays text in both.
-import { build, transform } from 'esbuild';
-import type { Plugin } from 'esbuild';
+import { transform } from 'esbuild';
+import fc from 'fast-check';
+import * as React from 'react';
+import * as jsxRuntime from 'react/jsx-runtime';
+import { renderToStaticMarkup } from 'react-dom/server';
 import type { Component, Draft } from '@weft/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FIXTURES, draftWith, fixtureDraft } from '../fixtures.testkit.ts';
 import { decodeEntities, scanTags } from '../html-scan.testkit.ts';
 import { renderDraft } from '../render.ts';
@@ -14,23 +17,14 @@ import type { Exported } from './export.ts';
 const RUNTIME = '(()=>{window.__weftRuntime=1})();';
 const file = (e: Exported, path: string): string => e.files.find((f) => f.path === path)!.text;
 
-/** Page.tsx bundled with React (css and runtime stubbed) and rendered to static markup. */
+/** Page.tsx compiled by esbuild (as CommonJS) and rendered by react-dom/server; css and runtime stubbed. */
 async function ssr(tsx: string): Promise<string> {
-  const files: Record<string, string> = { 'Page.tsx': tsx, 'weft.css': '', 'weft-runtime.js': '' };
-  const virtual: Plugin = {
-    name: 'virtual',
-    setup(b) {
-      b.onResolve({ filter: /^\.\/(Page\.tsx|weft\.css|weft-runtime\.js)$/ }, (a) => ({ path: a.path.slice(2), namespace: 'v' }));
-      b.onLoad({ filter: /.*/, namespace: 'v' }, (a) => ({ contents: files[a.path] ?? '', loader: a.path.endsWith('.tsx') ? 'tsx' : 'js', resolveDir: process.cwd() }));
-    },
-  };
-  const out = await build({
-    stdin: { contents: "import Page from './Page.tsx'; import { createElement } from 'react'; import { renderToStaticMarkup } from 'react-dom/server.browser'; export const html = renderToStaticMarkup(createElement(Page));", resolveDir: process.cwd(), loader: 'js' },
-    bundle: true, write: false, format: 'esm', platform: 'browser', jsx: 'automatic', logLevel: 'silent', plugins: [virtual],
-    define: { 'process.env.NODE_ENV': '"production"' },
-  });
-  const mod = (await import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0]!.text).toString('base64')}`)) as { html: string };
-  return mod.html;
+  const { code } = await transform(tsx, { loader: 'tsx', jsx: 'automatic', format: 'cjs' });
+  const mods: Record<string, unknown> = { react: React, 'react/jsx-runtime': jsxRuntime, './weft.css': {}, './weft-runtime.js': {} };
+  const module = { exports: {} as { default?: () => React.ReactNode } };
+  // Test only: runs the compiled module with a require that knows just these four imports.
+  new Function('require', 'module', 'exports', code)((m: string) => { if (!Object.hasOwn(mods, m)) throw new Error(`unexpected import ${m}`); return mods[m]; }, module, module.exports);
+  return renderToStaticMarkup(React.createElement(module.exports.default!));
 }
 
 /** What a reader reads: text outside tags and JSON scripts, entities decoded, whitespace folded. */
@@ -60,6 +54,8 @@ const boundToggle = (): Draft => fixtureDraft('Toggle', { options: ['monthly', '
 
 describe('export to code', () => {
   it('exports every catalog component: the page holds the renderer\'s markup; the React source compiles and renders the same text', async () => {
+    // React's development build warns (console.error) about any prop or nesting it finds wrong.
+    const warned = vi.spyOn(console, 'error').mockImplementation(() => {});
     for (const name of Object.keys(FIXTURES)) {
       const draft = fixtureDraft(name);
       const html = exportStaticHtml({ draft, version: 3, runtime: RUNTIME });
@@ -71,7 +67,9 @@ describe('export to code', () => {
       const tsx = file(react, 'Page.tsx');
       await transform(tsx, { loader: 'tsx', jsx: 'automatic' }); // throws on a syntax error
       expect(visibleText(await ssr(tsx)), name).toBe(visibleText(renderDraft(draft).html));
+      expect(warned.mock.calls.map((c) => String(c[0]).slice(0, 200)), name).toEqual([]);
     }
+    warned.mockRestore();
   }, 60_000);
 
   it('inlines the runtime only when the page is interactive, allowed by its hash in the CSP', () => {
@@ -124,5 +122,22 @@ describe('export to code', () => {
     expect(Object.hasOwn(data, '__proto__')).toBe(true);
     expect(data['note']).toBe(HOSTILE);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
+  it('fuzz: any text and data keys export to TSX that compiles and shows the renderer\'s text; the page keeps only our scripts', async () => {
+    const TRICKY = ['</script>', '<script>', '<!--', '-->', '{', '}', '${', '`', '"', "'", '\\', '*/', '/*', '\u2028', '\u2029', '\u0000', '\ud800', '&amp;', '&', '<', '>', '__proto__', 'constructor', ' ', '\n', 'a', '😀'];
+    const text = fc.array(fc.oneof(fc.constantFrom(...TRICKY), fc.string({ maxLength: 3 })), { maxLength: 12 }).map((p) => p.join(''));
+    const key = fc.oneof(fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty', 'a b', '"', '</script>'), fc.string({ maxLength: 6 }));
+    await fc.assert(fc.asyncProperty(text, text, fc.dictionary(key, text, { maxKeys: 4 }), async (title, body, extra) => {
+      const comps: Component[] = [{ id: 'h', component: 'Heading', props: { text: title, level: 2 } }, { id: 't', component: 'Text', props: { text: body } }, { id: 'b', component: 'Text', props: { text: { path: '/x' } } }];
+      const data = JSON.parse(JSON.stringify({ ...extra, x: body })) as Record<string, never>;
+      const draft = draftWith({ id: 'root', component: 'Stack', children: ['h', 't', 'b'] }, comps, data);
+      const tsx = file(exportReact({ draft, version: 1, runtime: RUNTIME }), 'Page.tsx');
+      expect(visibleText(await ssr(tsx))).toBe(visibleText(renderDraft(draft).html));
+      const page = file(exportStaticHtml({ draft, version: 1, runtime: RUNTIME }), 'd1.html');
+      const scripts = scanTags(page).filter((t) => t.name === 'script' && !t.closing).map((t) => t.attrs.find(([n]) => n === 'type')?.[1] ?? 'js');
+      expect(scripts.filter((t) => t !== 'application/json').length).toBe(page.includes(`<script>${RUNTIME}</script>`) ? 1 : 0);
+      expect(scanTags(page).filter((t) => t.name === 'img' || t.attrs.some(([n]) => n.startsWith('on')))).toEqual([]);
+    }), { numRuns: 60 });
   });
 });
