@@ -1,6 +1,10 @@
 // Export to code, pure: every catalog component exports to a page and to React source that
 // compiles (esbuild) and renders (react-dom/server) to the renderer's own text; output is
 // byte-identical for the same input; hostile draft text stays text in both.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { transform } from 'esbuild';
 import fc from 'fast-check';
 import * as React from 'react';
@@ -139,5 +143,29 @@ describe('export to code', () => {
       expect(scripts.filter((t) => t !== 'application/json').length).toBe(page.includes(`<script>${RUNTIME}</script>`) ? 1 : 0);
       expect(scanTags(page).filter((t) => t.name === 'img' || t.attrs.some(([n]) => n.startsWith('on')))).toEqual([]);
     }), { numRuns: 60 });
+  });
+
+  it('the React source typechecks with the TypeScript compiler against @types/react (strict), for every component and hostile text', () => {
+    const root = fileURLToPath(new URL('../../../../', import.meta.url));
+    // Under node_modules so `react` resolves from the repo; git-ignored, removed after.
+    mkdirSync(join(root, 'node_modules', '.cache'), { recursive: true });
+    const dir = mkdtempSync(join(root, 'node_modules', '.cache', 'weft-export-tsc-'));
+    try {
+      const drafts: [string, Draft][] = [...Object.keys(FIXTURES).map((n): [string, Draft] => [n, fixtureDraft(n)]), ['hostile', hostileDraft()]];
+      for (const [name, draft] of drafts) {
+        mkdirSync(join(dir, name));
+        for (const f of exportReact({ draft, version: 1, runtime: RUNTIME }).files) writeFileSync(join(dir, name, f.path), f.text);
+      }
+      writeFileSync(join(dir, 'shims.d.ts'), "declare module '*.css';\ndeclare module '*/weft-runtime.js';\n");
+      writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+        compilerOptions: { strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, jsx: 'react-jsx', module: 'esnext', moduleResolution: 'bundler', target: 'es2022', lib: ['es2022', 'dom'], noEmit: true, skipLibCheck: true, types: [] },
+        include: ['*/Page.tsx', 'shims.d.ts'],
+      }));
+      const r = spawnSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', join(dir, 'tsconfig.json')], { encoding: 'utf8', timeout: 60_000 });
+      expect(r.stdout + r.stderr).toBe('');
+      expect(r.status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

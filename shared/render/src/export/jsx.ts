@@ -16,6 +16,8 @@ const RENAME: Record<string, string> = {
   spellcheck: 'spellCheck', viewbox: 'viewBox',
 };
 const BOOLEAN = new Set(['allowfullscreen', 'async', 'autofocus', 'autoplay', 'checked', 'controls', 'default', 'defer', 'disabled', 'formnovalidate', 'hidden', 'inert', 'loop', 'multiple', 'muted', 'novalidate', 'open', 'playsinline', 'readonly', 'required', 'reversed', 'selected']);
+/** Props React types as numbers (the HTML attribute is their decimal text). */
+const NUMERIC = new Set(['tabIndex', 'rows', 'cols', 'colSpan', 'rowSpan', 'maxLength', 'minLength', 'size', 'span', 'start']);
 /** Whitespace text is not allowed as a child of these in the DOM React builds. */
 const NO_TEXT = new Set(['table', 'thead', 'tbody', 'tfoot', 'tr', 'colgroup', 'select']);
 
@@ -76,7 +78,7 @@ function props(el: El, extra: string[]): string {
     if (tag === 'input' && lower === 'checked') name = 'defaultChecked';
     if (tag === 'input' && lower === 'value' && type !== 'checkbox' && type !== 'radio') name = 'defaultValue';
     if (lower === 'style') { out.push(`style=${styleObject(value)}`); continue; }
-    out.push(BOOLEAN.has(lower) ? `${name}={true}` : `${name}={${lit(value)}}`);
+    out.push(BOOLEAN.has(lower) ? `${name}={true}` : NUMERIC.has(name) && /^-?[0-9]{1,9}$/.test(value) ? `${name}={${Number(value)}}` : `${name}={${lit(value)}}`);
   }
   return [...out, ...extra].map((p) => ` ${p}`).join('');
 }
