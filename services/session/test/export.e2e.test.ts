@@ -10,6 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { build } from 'esbuild';
+import fc from 'fast-check';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -148,6 +149,22 @@ describe('export to code: a page and React source that work from disk', () => {
     const mcpBad = (await client.callTool({ name: 'export_code', arguments: { draftId: 'nope', format: 'html' } })) as CallToolResult;
     expect(mcpBad.isError).toBe(true);
     expect((mcpBad.structuredContent as { error: { code: string } }).error.code).toBe('NOT_FOUND');
+  });
+
+  it('fuzzed query strings get the export or a typed 4xx, never a 5xx', async () => {
+    const str = fc.oneof(fc.constantFrom('html', 'react', 'HTML', '', '__proto__', 'constructor', '-1', '1e3', '0x1', '1.5', ' 1'), fc.string({ maxLength: 12 }));
+    await fc.assert(fc.asyncProperty(fc.option(str), fc.option(fc.oneof(str, fc.nat({ max: 5 }).map(String))), async (format, version) => {
+      const q = new URLSearchParams();
+      if (format !== null) q.set('format', format);
+      if (version !== null) q.set('version', version);
+      const r = await http(s, `/v1/drafts/shop/export?${q.toString()}`, token);
+      const body = await r.text();
+      if (r.status === 200) return;
+      expect([400, 404]).toContain(r.status);
+      const e = (JSON.parse(body) as { error: { code: string; message: string } }).error;
+      expect(e.code).toMatch(/^(BAD_REQUEST|NOT_FOUND)$/);
+      expect(e.message.length).toBeGreaterThan(0);
+    }), { numRuns: 60 });
   });
 
   it('the exported page works opened from disk: controls, bound text, conditions and actions, no request off the disk', async () => {
