@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,6 +80,7 @@ describe('MCP Apps View in Chromium, inside a host that speaks the handshake', (
   let browser: Browser;
   let page: Page;
   let view: Frame;
+  const warnings: string[] = []; // a CSP violation in the View shows here
   const calls: { name: string; args: unknown }[] = [];
   const tool = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> => (await client.callTool({ name, arguments: args })) as CallToolResult;
 
@@ -91,6 +93,7 @@ describe('MCP Apps View in Chromium, inside a host that speaks the handshake', (
     client = await connect(s.url, await s.token('app-bot', { view: ['read', 'write'] }));
     browser = await chromium.launch(CHROMIUM_LAUNCH);
     page = await browser.newPage({ viewport: { width: 920, height: 720 } });
+    page.on('console', (m) => { if (m.type() === 'warning' || m.type() === 'error') warnings.push(m.text()); });
     await page.exposeFunction('callTool', async (name: string, args: Record<string, unknown>) => {
       calls.push({ name, args });
       return tool(name, args);
@@ -187,5 +190,77 @@ describe('MCP Apps View in Chromium, inside a host that speaks the handshake', (
     expect(await page.evaluate(() => (window as unknown as { teardown: unknown }).teardown)).toEqual({ jsonrpc: '2.0', id: 'bye', result: {} });
     const log = await page.evaluate(() => (window as unknown as { log: string[] }).log);
     expect(log.filter((l) => l.startsWith('VIOLATION'))).toEqual([]);
+    expect(warnings).toEqual([]);
+  });
+});
+
+// The same View under the ext-apps SDK's own host side (AppBridge + PostMessageTransport,
+// @modelcontextprotocol/ext-apps 1.7.5, bundled for the browser): its zod schemas check every
+// message our View sends, and it drives the lifecycle as a real MCP Apps host does.
+const BRIDGE_HOST = `
+import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
+const w = window;
+w.events = [];
+w.start = async (html) => {
+  const frame = document.createElement('iframe');
+  frame.setAttribute('sandbox', 'allow-scripts');
+  frame.style.cssText = 'width:900px;height:640px;border:0;background:#fff';
+  document.body.append(frame);
+  const bridge = new AppBridge(null, { name: 'ext-apps-bridge-test', version: '1' }, { serverTools: {} }, { hostContext: { theme: 'light', displayMode: 'inline' } });
+  bridge.oncalltool = async (params) => { w.events.push('tools/call ' + params.name); return w.callTool(params.name, params.arguments ?? {}); };
+  bridge.onsizechange = (size) => { w.size = size; };
+  bridge.oninitialized = () => { w.events.push('initialized ' + JSON.stringify(bridge.getAppVersion())); w.ready = true; };
+  await bridge.connect(new PostMessageTransport(frame.contentWindow, frame.contentWindow));
+  frame.srcdoc = html;
+  w.bridge = bridge;
+};
+w.deliver = async (args, result) => { await w.bridge.sendToolInput({ arguments: args }); await w.bridge.sendToolResult(result); };
+w.tearDown = () => w.bridge.teardownResource({ reason: 'test' });
+`;
+
+describe('MCP Apps View under the ext-apps SDK host (AppBridge)', () => {
+  let s: McpTestSession;
+  let client: Client;
+  let browser: Browser;
+  let page: Page;
+  const warnings: string[] = [];
+  const tool = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> => (await client.callTool({ name, arguments: args })) as CallToolResult;
+
+  beforeAll(async () => {
+    s = await startMcpTestSession();
+    await fetch(`${s.url}/v1/drafts`, { method: 'POST', headers: { authorization: `Bearer ${TEST_ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify({ id: 'bridged' }) });
+    client = await connect(s.url, await s.token('bridge-bot', { bridged: ['read', 'write'] }));
+    const host = await build({ stdin: { contents: BRIDGE_HOST, resolveDir: process.cwd(), loader: 'js' }, bundle: true, write: false, format: 'iife', platform: 'browser', logLevel: 'silent' });
+    browser = await chromium.launch(CHROMIUM_LAUNCH);
+    page = await browser.newPage({ viewport: { width: 920, height: 660 } });
+    page.on('console', (m) => { if (m.type() === 'warning' || m.type() === 'error') warnings.push(m.text()); });
+    await page.exposeFunction('callTool', (name: string, args: Record<string, unknown>) => tool(name, args));
+    await page.setContent('<!doctype html><html><body style="margin:0"></body></html>');
+    await page.addScriptTag({ content: host.outputFiles[0]!.text });
+    const view = ((await client.readResource({ uri: 'ui://weft/preview' })).contents[0] as { text: string }).text;
+    await page.evaluate((h) => (window as unknown as { start(h: string): Promise<void> }).start(h), view);
+    await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true, undefined, { timeout: 20_000 });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await client?.close();
+    await s?.close();
+  });
+
+  it('initializes, renders a patch_draft result through the bridge\'s tools/call, reports its size and tears down', async () => {
+    const open = (await tool('open_build_session', { draftId: 'bridged' })).structuredContent as { session: string };
+    const args = { session: open.session, ops: [{ op: 'add', path: '/sections/hero', value: hero }] };
+    const patched = await tool('patch_draft', args);
+    await page.evaluate(([a, r]) => (window as unknown as { deliver(a: unknown, r: unknown): Promise<void> }).deliver(a, r), [args, patched] as const);
+    const view = page.frames().find((f) => f !== page.mainFrame())!;
+    await view.locator('h1', { hasText: 'Pages, built live' }).waitFor({ timeout: 20_000 });
+    expect(await view.locator('.weft-body').textContent()).toContain(HOSTILE);
+    await page.screenshot({ path: `${SHOTS}/mcp-view-appbridge.png` });
+    const events = await page.evaluate(() => (window as unknown as { events: string[] }).events);
+    expect(events).toEqual(['initialized {"name":"weft-preview","version":"0.1.0"}', 'tools/call get_preview']);
+    await page.waitForFunction(() => ((window as unknown as { size?: { width?: number } }).size?.width ?? 0) > 0, undefined, { timeout: 10_000 });
+    expect(await page.evaluate(() => (window as unknown as { tearDown(): Promise<unknown> }).tearDown())).toEqual({});
+    // The bridge warns of any message out of order or off its schemas; there is none.
+    expect(warnings).toEqual([]);
   });
 });

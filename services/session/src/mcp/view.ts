@@ -84,7 +84,9 @@ function unwrap(el, tag) {
 }
 /** The page's HTML, inert: parsed without running anything, then stripped of all that acts. */
 function clean(html) {
-  const doc = new DOMParser().parseFromString(html, 'text/html');
+  // From <body> on: the page's own <style> would only be refused by this View's CSP (and logged).
+  const at = html.search(/<body[\\s>]/i);
+  const doc = new DOMParser().parseFromString(at >= 0 ? html.slice(at) : html, 'text/html');
   const main = doc.querySelector('main') || doc.body;
   for (const el of [...main.querySelectorAll(DROP)]) el.remove();
   for (const el of [...main.querySelectorAll('*')]) {
