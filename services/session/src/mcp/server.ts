@@ -25,8 +25,12 @@ import { VIEW_HTML } from './view.ts';
 
 export const PREVIEW_URI = 'ui://weft/preview';
 export const MCP_APP_MIME = 'text/html;profile=mcp-app';
-/** A tool whose result the View shows (MCP Apps: the host renders PREVIEW_URI with it). */
-const SHOWS_DRAFT = { ui: { resourceUri: PREVIEW_URI } };
+/**
+ * A tool whose result the View shows (MCP Apps: the host renders PREVIEW_URI with it). The flat
+ * `ui/resourceUri` key is the spec's deprecated form, still set (as ext-apps' registerAppTool
+ * does) for hosts that read only it.
+ */
+const SHOWS_DRAFT = { ui: { resourceUri: PREVIEW_URI }, 'ui/resourceUri': PREVIEW_URI };
 
 const draftId = z.string().min(1).max(41).describe('The draft id, e.g. "landing".');
 const version = z.number().int().min(0).optional().describe('A past version; default the head.');
