@@ -170,6 +170,16 @@ describe('MCP Apps View in Chromium, inside a host that speaks the handshake', (
     expect(await view.locator('h1', { hasText: 'Now with refusals' }).isVisible()).toBe(true);
   });
 
+  it('shows a past version when a get_draft result names one (the newest result wins, not the highest version)', async () => {
+    const past = await tool('get_draft', { draftId: 'view', version: 1 });
+    await page.evaluate((res) => (window as unknown as { deliver(a: unknown, r: unknown): void }).deliver({ draftId: 'view', version: 1 }, res), past);
+    await view.locator('h1', { hasText: 'Pages, built live' }).waitFor({ timeout: 20_000 });
+    expect(await view.locator('#version').textContent()).toBe('version 1');
+    const head = await tool('get_preview', { draftId: 'view' });
+    await page.evaluate((res) => (window as unknown as { deliver(a: unknown, r: unknown): void }).deliver({ draftId: 'view' }, res), head);
+    await view.locator('h1', { hasText: 'Now with refusals' }).waitFor({ timeout: 20_000 });
+  });
+
   it('ignores messages that do not come from its host', async () => {
     // A sibling frame posts a forged tool result straight to the View.
     await page.evaluate(() => {

@@ -46,7 +46,7 @@ const num = (v) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v :
 let nextId = 1;
 const pending = new Map();
 let input = {};
-let shown = -1;
+let latest = 0; // the newest result's number: an older page answering late is not shown
 let shadow = null;
 
 function post(msg) { host.postMessage(msg, '*'); }
@@ -116,9 +116,10 @@ function draftOf(sc) {
     || (str(input.session) || '').split(':')[0] || undefined;
 }
 /** A draft tool's result: show its page, or ask the host for the page at its version. */
-async function onResult(result) {
+async function onResult(result, seq = ++latest) {
   if (!result || typeof result !== 'object') return;
   const sc = own(result, 'structuredContent') && result.structuredContent && typeof result.structuredContent === 'object' ? result.structuredContent : {};
+  if (seq !== latest) return;
   if (result.isError === true) {
     const e = own(sc, 'error') ? sc.error : {};
     showError((str(own(e, 'code') && e.code) || 'ERROR') + ': ' + (str(own(e, 'message') && e.message) || 'the tool failed'));
@@ -130,8 +131,6 @@ async function onResult(result) {
   if (own(sc, 'refused')) showRefusals(sc.refused);
   const html = str(own(sc, 'html') && sc.html);
   if (html !== undefined) {
-    if (version !== undefined && version < shown) return; // an older page answered late
-    shown = version === undefined ? shown : version;
     status(draft, version, '');
     render(html);
     return;
@@ -140,7 +139,7 @@ async function onResult(result) {
   status(draft, version, 'loading the page…');
   try {
     const args = version === undefined ? { draftId: draft } : { draftId: draft, version };
-    await onResult(await request('tools/call', { name: 'get_preview', arguments: args }));
+    await onResult(await request('tools/call', { name: 'get_preview', arguments: args }), seq);
   } catch (e) {
     showError('The host could not call get_preview: ' + (e && e.message ? e.message : String(e)));
   }
