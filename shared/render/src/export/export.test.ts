@@ -17,6 +17,8 @@ import { decodeEntities, scanTags } from '../html-scan.testkit.ts';
 import { renderDraft } from '../render.ts';
 import { exportDraft, exportReact, exportStaticHtml } from './export.ts';
 import type { Exported } from './export.ts';
+import { toJsx } from './jsx.ts';
+import { parseMarkup } from './markup.ts';
 
 const RUNTIME = '(()=>{window.__weftRuntime=1})();';
 const file = (e: Exported, path: string): string => e.files.find((f) => f.path === path)!.text;
@@ -143,6 +145,21 @@ describe('export to code', () => {
       expect(scripts.filter((t) => t !== 'application/json').length).toBe(page.includes(`<script>${RUNTIME}</script>`) ? 1 : 0);
       expect(scanTags(page).filter((t) => t.name === 'img' || t.attrs.some(([n]) => n.startsWith('on')))).toEqual([]);
     }), { numRuns: 60 });
+  });
+
+  it('fuzz: markup of any shape (not only the renderer\'s) becomes JSX that compiles and carries no handler, frame or code script', async () => {
+    const TOK = ['<', '>', '</', '/>', '"', "'", '=', ' ', 'div', 'script', 'SCRIPT', 'iframe', 'style', 'svg', 'a', 'input', 'textarea', 'select', 'option', 'onclick', 'onerror',
+      'href', 'javascript:alert(1)', 'class', 'style', 'color:red', 'type', 'application/json', 'checked', 'value', '{', '}', '`', '${', '&amp;', '&#x3c;', '&bogus;', '<!--', '-->', '\u2028', 'x'];
+    const markup = fc.array(fc.oneof(fc.constantFrom(...TOK), fc.string({ maxLength: 3 })), { maxLength: 40 }).map((p) => p.join(''));
+    await fc.assert(fc.asyncProperty(markup, async (m) => {
+      const lines = toJsx(parseMarkup(m), { json: () => 'weftJson(null)' }, '    ');
+      const tsx = `const weftJson = (v: unknown): string => JSON.stringify(v);\nexport default function Page() {\n  return (\n    <>\n${lines.join('\n')}\n    </>\n  );\n}\n`;
+      const html = await ssr(tsx);
+      const tags = scanTags(html);
+      expect(tags.filter((t) => ['iframe', 'style', 'object', 'embed'].includes(t.name))).toEqual([]);
+      expect(tags.filter((t) => t.name === 'script' && !t.closing).every((t) => t.attrs.some(([n, v]) => n === 'type' && v === 'application/json'))).toBe(true);
+      expect(tags.flatMap((t) => t.attrs).filter(([n]) => n.startsWith('on'))).toEqual([]);
+    }), { numRuns: 200 });
   });
 
   it('the React source typechecks with the TypeScript compiler against @types/react (strict), for every component and hostile text', () => {

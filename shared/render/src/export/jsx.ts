@@ -109,7 +109,8 @@ export function toJsx(nodes: readonly Node[], ctx: JsxContext, indent: string, p
     }
     const tag = n.tag.toLowerCase();
     if (!NAME.test(n.tag) || ['style', 'link', 'meta', 'base', 'iframe', 'object', 'embed'].includes(tag)) continue;
-    const name = n.tag;
+    // A capitalised JSX tag names a component (an identifier): tags stay intrinsic (lower-case first).
+    const name = /^[A-Z]/.test(n.tag) ? tag : n.tag;
     if (tag === 'script') {
       const type = n.attrs.find(([a]) => a.toLowerCase() === 'type')?.[1];
       const expr = type === 'application/json' ? ctx.json(n, typeof n.children[0] === 'string' ? n.children[0] : '') : undefined;
