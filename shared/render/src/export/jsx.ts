@@ -35,13 +35,16 @@ export function jsLiteral(v: unknown, indent = ''): string {
   return `{\n${keys.map((k) => `${inner}${key(k)}: ${jsLiteral((v as Record<string, unknown>)[k], inner)}`).join(',\n')},\n${indent}}`;
 }
 
+/** Props that mean something to React itself, never taken from markup. */
+const REACT_OWN = new Set(['dangerouslysetinnerhtml', 'children', 'key', 'ref', 'suppresshydrationwarning', 'suppresscontenteditablewarning', 'defaultvalue', 'defaultchecked', '__self', '__source']);
+
 function camel(name: string): string {
   return name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
 function propName(name: string): string | undefined {
   const lower = name.toLowerCase();
-  if (!ATTR_NAME.test(name) || lower.startsWith('on')) return undefined;
+  if (!ATTR_NAME.test(name) || lower.startsWith('on') || REACT_OWN.has(lower)) return undefined;
   if (Object.hasOwn(RENAME, lower)) return RENAME[lower]!;
   if (lower.startsWith('data-') || lower.startsWith('aria-')) return lower;
   return name.includes('-') ? camel(name) : name;
