@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import fc from 'fast-check';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
@@ -135,6 +135,19 @@ describe('export to code: a page and React source that work from disk', () => {
     expect((viaMcp.structuredContent as { files: { text: string }[] }).files[0]!.text).toBe(old);
     // The draft is unchanged by exporting: same head.
     expect(((await (await http(s, '/v1/drafts/shop', token)).json()) as { version: number }).version).toBe(head);
+  });
+
+  it('an empty draft exports too: an empty page, and a Page.tsx with no section that compiles', async () => {
+    expect((await http(s, '/v1/drafts', TEST_ADMIN, { method: 'POST', body: JSON.stringify({ id: 'blank' }) })).status).toBe(201);
+    const t = await s.token('blank-reader', { blank: ['read'] });
+    const html = await http(s, '/v1/drafts/blank/export', t);
+    expect(html.status).toBe(200);
+    expect(html.headers.get('x-weft-version')).toBe('0');
+    expect(await html.text()).toMatch(/<main class="weft-page" data-draft-id="blank">\s*<\/main>/);
+    const react = (await (await http(s, '/v1/drafts/blank/export?format=react', t)).json()) as { version: number; files: { path: string; text: string }[] };
+    expect(react.version).toBe(0);
+    await transform(react.files[0]!.text, { loader: 'tsx', jsx: 'automatic' });
+    expect(react.files[0]!.text).toContain('export const data: Record<string, unknown> = {};');
   });
 
   it('bad requests get typed errors', async () => {
