@@ -81,6 +81,7 @@ describe('MCP Apps View in Chromium, inside a host that speaks the handshake', (
   let page: Page;
   let view: Frame;
   const warnings: string[] = []; // a CSP violation in the View shows here
+  let forgedAt = -1; // warnings.length when the forged page was handed over
   const calls: { name: string; args: unknown }[] = [];
   const tool = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> => (await client.callTool({ name, arguments: args })) as CallToolResult;
 
@@ -180,17 +181,49 @@ describe('MCP Apps View in Chromium, inside a host that speaks the handshake', (
     await view.locator('h1', { hasText: 'Now with refusals' }).waitFor({ timeout: 20_000 });
   });
 
+  it('strips what acts from HTML it is given, even HTML our renderer never writes', async () => {
+    const forged = '<!doctype html><html><head><style>body{display:none}</style><meta http-equiv="refresh" content="0;url=https://evil.example"></head><body><main>'
+      + '<h1 onclick="parent.pwned=3">Forged heading</h1><img src="x" onerror="parent.pwned=4"><iframe srcdoc="<script>parent.parent.pwned=5</script>"></iframe>'
+      + '<form action="https://evil.example"><button formaction="https://evil.example">Send</button></form><a href="javascript:parent.pwned=6">link</a>'
+      + '<svg><a xlink:href="javascript:parent.pwned=7"><animate attributeName="href" values="javascript:parent.pwned=8"/><text>svg link</text></a></svg>'
+      + '<script>parent.pwned=9</script><object data="https://evil.example"></object><base href="https://evil.example/"></main></body></html>';
+    const before = warnings.length;
+    await page.evaluate((html) => (window as unknown as { deliver(a: unknown, r: unknown): void }).deliver({}, { content: [], structuredContent: { draftId: 'view', version: 99, html } }), forged);
+    await view.locator('h1', { hasText: 'Forged heading' }).waitFor({ timeout: 10_000 });
+    const left = await view.evaluate(() => {
+      const root = document.getElementById('page')!.shadowRoot!;
+      for (const el of root.querySelectorAll('*')) el.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+      return {
+        tags: [...new Set([...root.querySelectorAll('*')].map((e) => e.localName))].sort(),
+        attrs: [...new Set([...root.querySelectorAll('*')].flatMap((e) => [...e.attributes].map((a) => a.name)))].sort(),
+      };
+    });
+    // What is left: the View's own <style>, its wrapper, and inert elements (the img has no src).
+    expect(left.tags).toEqual(['button', 'div', 'h1', 'img', 'main', 'span', 'style', 'svg', 'text']);
+    expect(left.attrs).toEqual(['class']);
+    await page.waitForTimeout(300);
+    // Its two handlers were refused by the View's CSP already as they were parsed, before the View
+    // stripped them; Chrome logs each refusal, late (the teardown test checks them).
+    forgedAt = before;
+    expect(await view.evaluate(() => (window as unknown as { pwned?: number }).pwned ?? null)).toBeNull();
+    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned ?? null)).toBeNull();
+    expect(page.url()).toBe('about:blank');
+    // Back to the real page for the next step.
+    await page.evaluate((res) => (window as unknown as { deliver(a: unknown, r: unknown): void }).deliver({}, res), await tool('get_preview', { draftId: 'view' }));
+    await view.locator('h1', { hasText: 'Now with refusals' }).waitFor({ timeout: 20_000 });
+  });
+
   it('ignores messages that do not come from its host', async () => {
     // A sibling frame posts a forged tool result straight to the View.
     await page.evaluate(() => {
       const f = document.createElement('iframe');
       f.setAttribute('sandbox', 'allow-scripts');
-      f.srcdoc = `<script>parent.frames[0].postMessage({ jsonrpc: '2.0', method: 'ui/notifications/tool-result', params: { structuredContent: { draftId: 'x', version: 999, html: '<main><h1>forged</h1></main>' } } }, '*'); parent.postMessage('forged-sent', '*');</script>`;
+      f.srcdoc = `<script>parent.frames[0].postMessage({ jsonrpc: '2.0', method: 'ui/notifications/tool-result', params: { structuredContent: { draftId: 'x', version: 999, html: '<main><h1>forged by a sibling</h1></main>' } } }, '*'); parent.postMessage('forged-sent', '*');</script>`;
       document.body.append(f);
     });
     await page.waitForFunction(() => document.querySelectorAll('iframe').length === 2);
     await page.waitForTimeout(500); // a delivered message would have rendered by now
-    expect(await view.locator('h1', { hasText: 'forged' }).count()).toBe(0);
+    expect(await view.locator('h1', { hasText: 'forged by a sibling' }).count()).toBe(0);
     expect(await view.locator('h1', { hasText: 'Now with refusals' }).isVisible()).toBe(true);
   });
 
@@ -200,7 +233,11 @@ describe('MCP Apps View in Chromium, inside a host that speaks the handshake', (
     expect(await page.evaluate(() => (window as unknown as { teardown: unknown }).teardown)).toEqual({ jsonrpc: '2.0', id: 'bye', result: {} });
     const log = await page.evaluate(() => (window as unknown as { log: string[] }).log);
     expect(log.filter((l) => l.startsWith('VIOLATION'))).toEqual([]);
-    expect(warnings).toEqual([]);
+    // Nothing logged but the CSP's refusals of the forged page's two handlers, and only after it.
+    expect(forgedAt).toBeGreaterThanOrEqual(0);
+    expect(warnings.slice(0, forgedAt)).toEqual([]);
+    expect(warnings.slice(forgedAt).length).toBeLessThanOrEqual(4);
+    for (const w of warnings.slice(forgedAt)) expect(w).toMatch(/^Executing inline event handler violates the following Content Security Policy directive/);
   });
 });
 

@@ -74,7 +74,8 @@ function showRefusals(list) {
   }
 }
 
-const DROP = 'script,style,link,meta,base,title,iframe,frame,frameset,object,embed,portal,noscript,template,svg use';
+// SVG animation elements can rewrite an href (the classic <animate attributeName=href> trick).
+const DROP = 'script,style,link,meta,base,title,iframe,frame,frameset,object,embed,portal,noscript,template,svg use,animate,set,animateMotion,animateTransform,foreignObject';
 const URL_ATTRS = ['href', 'src', 'srcset', 'action', 'formaction', 'poster', 'xlink:href', 'ping', 'background'];
 function unwrap(el, tag) {
   const r = document.createElement(tag);
@@ -84,10 +85,13 @@ function unwrap(el, tag) {
 }
 /** The page's HTML, inert: parsed without running anything, then stripped of all that acts. */
 function clean(html) {
-  // From <body> on: the page's own <style> would only be refused by this View's CSP (and logged).
-  const at = html.search(/<body[\\s>]/i);
-  const doc = new DOMParser().parseFromString(at >= 0 ? html.slice(at) : html, 'text/html');
-  const main = doc.querySelector('main') || doc.body;
+  // Parsed into a <template>'s inert content: nothing loads or runs there (a DOMParser document
+  // would also take this View's CSP and log each <style> and <base> it refuses). An on* attribute
+  // is still refused by the CSP as it is parsed (logged) before it is stripped here.
+  const t = document.createElement('template');
+  t.innerHTML = html;
+  let main = t.content.querySelector('main');
+  if (!main) { main = document.createElement('main'); main.append(...t.content.childNodes); }
   for (const el of [...main.querySelectorAll(DROP)]) el.remove();
   for (const el of [...main.querySelectorAll('*')]) {
     for (const a of [...el.attributes]) {
@@ -106,7 +110,7 @@ function render(html) {
   }
   const body = document.createElement('div');
   body.className = 'weft-body';
-  body.append(document.adoptNode(clean(html)));
+  body.append(clean(html));
   shadow.replaceChildren($('page-css').content.cloneNode(true), body);
   $('wait').hidden = true;
 }
