@@ -213,6 +213,28 @@ describe('MCP Apps View in Chromium, inside a host that speaks the handshake', (
     await view.locator('h1', { hasText: 'Now with refusals' }).waitFor({ timeout: 20_000 });
   });
 
+  it('Refresh shows the head as it is now: an edit made elsewhere (over HTTP) appears', async () => {
+    const edit = await fetch(`${s.url}/v1/drafts/view/ops`, {
+      method: 'POST', headers: { authorization: `Bearer ${TEST_ADMIN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ opId: 'elsewhere', ops: [{ op: 'replace', path: '/sections/hero/components/title/props/text', value: 'Edited elsewhere' }] }),
+    });
+    expect(edit.status).toBe(200);
+    const head = ((await edit.json()) as { version: number }).version;
+    const before = calls.length;
+    await view.locator('#refresh').click();
+    await view.locator('h1', { hasText: 'Edited elsewhere' }).waitFor({ timeout: 20_000 });
+    expect(calls.slice(before)).toEqual([{ name: 'get_preview', args: { draftId: 'view' } }]);
+    expect(await view.locator('#version').textContent()).toBe(`version ${head}`);
+    expect(await view.locator('#refusals li').count()).toBe(0); // the last step's, not the head's
+    // Put the heading back for the steps after this one.
+    await fetch(`${s.url}/v1/drafts/view/ops`, {
+      method: 'POST', headers: { authorization: `Bearer ${TEST_ADMIN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ opId: 'elsewhere-back', ops: [{ op: 'replace', path: '/sections/hero/components/title/props/text', value: 'Now with refusals' }] }),
+    });
+    await view.locator('#refresh').click();
+    await view.locator('h1', { hasText: 'Now with refusals' }).waitFor({ timeout: 20_000 });
+  });
+
   it('ignores messages that do not come from its host', async () => {
     // A sibling frame posts a forged tool result straight to the View.
     await page.evaluate(() => {

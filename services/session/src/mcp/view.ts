@@ -28,6 +28,7 @@ const CHROME_CSS = `
 body{margin:0}
 .bar{display:flex;gap:8px;align-items:baseline;padding:6px 10px;border-bottom:1px solid #e2e4e8;background:#f7f8f9;font-size:12px;color:#60646c}
 .bar b{color:#1c2024;font-weight:600}
+.bar button{margin-left:auto;font:inherit;padding:2px 8px;border:1px solid #e2e4e8;border-radius:6px;background:#fff;color:#1c2024;cursor:pointer}
 .refusals{margin:0;padding:8px 10px 8px 28px;background:#fff5f5;color:#c92a2a;font-size:12px;border-bottom:1px solid #ffe3e3}
 .refusals:empty,.error:empty{display:none}
 .error{padding:10px;background:#fff5f5;color:#c92a2a;font-size:13px}
@@ -58,7 +59,10 @@ function request(method, params) {
 function notify(method, params) { post({ jsonrpc: '2.0', method, params }); }
 function answer(id, result) { post({ jsonrpc: '2.0', id, result }); }
 
+let current; // the draft shown, for Refresh
 function status(draft, version, note) {
+  current = draft || current;
+  $('refresh').hidden = !current;
   $('draft').textContent = draft || '';
   $('version').textContent = version === undefined ? '' : 'version ' + version;
   $('note').textContent = note || '';
@@ -149,6 +153,13 @@ async function onResult(result, seq = ++latest) {
   }
 }
 
+// Refresh: the draft's head as it is now (people and agents may have changed it since).
+$('refresh').addEventListener('click', () => {
+  if (!current) return;
+  showRefusals([]); // they were the last step's; the head is shown as it is
+  void onResult({ content: [], structuredContent: { draftId: current } });
+});
+
 window.addEventListener('message', (event) => {
   if (event.source !== host) return; // only our host speaks to us
   const m = event.data;
@@ -222,7 +233,7 @@ function buildView(): string {
 <style>${CHROME_CSS}</style>
 </head>
 <body>
-<div class="bar"><b id="draft"></b><span id="version"></span><span id="note"></span></div>
+<div class="bar"><b id="draft"></b><span id="version"></span><span id="note"></span><button id="refresh" type="button" hidden>Refresh</button></div>
 <ul class="refusals" id="refusals"></ul>
 <div class="error" id="error" role="alert"></div>
 <div class="wait" id="wait">Waiting for a draft…</div>
