@@ -78,6 +78,22 @@ describe('export to code', () => {
     warned.mockRestore();
   }, 60_000);
 
+  it('a live surface in prose (a ```surface fence) keeps its own data and logic in the React export', async () => {
+    const fence = ['```surface {"id":"pricing","catalog":"weft@1"}', '{"data":{"billing":"monthly"}}', '{"id":"root","component":"Stack","children":["switch","note"]}',
+      '{"id":"switch","component":"Toggle","props":{"options":["monthly","yearly"],"value":{"path":"/billing"}}}', '{"id":"note","component":"Text","props":{"text":{"path":"/billing"}}}', '```'].join('\n');
+    const draft = draftWith({ id: 'root', component: 'Stack', children: ['plan', 'prose'] }, [
+      { id: 'plan', component: 'Toggle', props: { options: ['a', 'b'], value: { path: '/p' } } },
+      { id: 'prose', component: 'Markdown', props: { source: `Our plans:\n\n${fence}\n\nThat is all.` } },
+    ], { p: 'a' });
+    const tsx = file(exportReact({ draft, version: 2, runtime: RUNTIME }), 'Page.tsx');
+    expect(tsx).toContain('weftJson(logic["main"])');
+    expect(tsx).toContain('weftJson(logic["main/2"])');
+    const html = await ssr(tsx);
+    expect(visibleText(html)).toBe(visibleText(renderDraft(draft).html));
+    const states = [...html.matchAll(/<script type="application\/json" data-weft-state="" data-section-id="([^"]+)">([^<]*)<\/script>/g)].map((m) => [m[1], JSON.parse(m[2]!)]);
+    expect(states).toEqual([['main', { p: 'a' }], [expect.stringMatching(/^main-prose-/), { billing: 'monthly' }]]);
+  });
+
   it('inlines the runtime only when the page is interactive, allowed by its hash in the CSP', () => {
     const still = file(exportStaticHtml({ draft: fixtureDraft('Heading'), version: 1, runtime: RUNTIME }), 'd1.html');
     expect(still).not.toContain(RUNTIME);

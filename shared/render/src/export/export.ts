@@ -79,6 +79,10 @@ export function exportReact({ draft, version, runtime }: ExportInput): Exported 
   const names = componentNames(ids);
   const notes: RenderNote[] = [];
   const data: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  // The logic beside each live surface (bound text, conditions, checks), keyed by section in the
+  // order the surfaces appear (`<section>`, then `<section>/2`, … for surfaces in its prose):
+  // inert data the runtime reads, like the data model.
+  const logic: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   const sections: string[] = [];
   for (const id of ids) {
     const r = renderSection(draft, id);
@@ -86,16 +90,25 @@ export function exportReact({ draft, version, runtime }: ExportInput): Exported 
     const s = Object.hasOwn(draft.sections, id) ? draft.sections[id] : undefined;
     const own = s !== undefined && s.data !== null && typeof s.data === 'object';
     if (own) data[id] = s.data;
+    let logics = 0;
     const json = (el: El, text: string): string | undefined => {
-      // The section's own data model reads from the const; other JSON (logic, fences) inline.
+      // The section's own data model and logic read from the consts; a fence's data inline.
       const attr = (n: string): string | undefined => el.attrs.find(([a]) => a === n)?.[1];
       if (own && attr('data-weft-state') !== undefined && attr('data-section-id') === id) return `weftJson(data[${lit(id)}])`;
       let value: unknown;
       try { value = JSON.parse(text); } catch { return undefined; }
-      return `weftJson(${jsLiteral(value, '      ')})`;
+      if (attr('data-weft-logic') !== undefined) {
+        const key = ++logics === 1 ? id : `${id}/${logics}`;
+        logic[key] = value;
+        return `weftJson(logic[${lit(key)}])`;
+      }
+      return `weftJson(${jsLiteral(value, '          ')})`;
     };
-    const body = toJsx(parseMarkup(r.html), { json }, '    ');
-    sections.push(`/** Section ${lit(id)}. */\nexport function ${names.get(id)!}() {\n  return (\n    <>\n${body.map((l) => `  ${l}`).join('\n')}\n    </>\n  );\n}\n`);
+    const nodes = parseMarkup(r.html);
+    const single = nodes.length === 1 && typeof nodes[0] !== 'string';
+    const body = toJsx(nodes, { json }, single ? '    ' : '      ');
+    const jsx = single ? body.join('\n') : `    <>\n${body.join('\n')}\n    </>`;
+    sections.push(`/** Section ${lit(id)}. */\nexport function ${names.get(id)!}() {\n  return (\n${jsx}\n  );\n}\n`);
   }
   const page = `/** The whole page, sections in order. */
 export default function Page() {
@@ -111,6 +124,9 @@ ${ids.map((id) => `      <${names.get(id)!} />`).join('\n')}
   const tsx = `${HEADER(draft, version)}
 /** Each section's data model (its initial state). */
 export const data: Record<string, unknown> = ${jsLiteral(data)};
+
+/** What the runtime evaluates over it: bound text, visibility and checks (data, never code). */
+const logic: Record<string, unknown> = ${jsLiteral(logic)};
 
 ${sections.join('\n')}
 ${page}`;

@@ -23,6 +23,12 @@ const NO_TEXT = new Set(['table', 'thead', 'tbody', 'tfoot', 'tr', 'colgroup', '
 
 export const lit = (s: string): string => JSON.stringify(s);
 
+// Plain JSX notation where it reads the same as the literal: JSX attribute strings decode HTML
+// entities and JSX text trims lines and reads { } < >, so anything else stays a JS literal.
+const PLAIN_ATTR = /^[\w .,:;/#%@+=()[\]-]*$/;
+const PLAIN_TEXT = /^[\w.,:;!?/#%@+=()[\]-](?:[\w .,:;!?/#%@+=()[\]-]*[\w.,:;!?/#%@+=()[\]-])?$/;
+const attrValue = (v: string): string => (PLAIN_ATTR.test(v) ? `"${v}"` : `{${lit(v)}}`);
+
 /** A JS value literal for JSON data: like JSON, but an own `__proto__` key stays an own key. */
 export function jsLiteral(v: unknown, indent = ''): string {
   if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
@@ -81,7 +87,7 @@ function props(el: El, extra: string[]): string {
     if (tag === 'input' && lower === 'checked') name = 'defaultChecked';
     if (tag === 'input' && lower === 'value' && type !== 'checkbox' && type !== 'radio') name = 'defaultValue';
     if (lower === 'style') { out.push(`style=${styleObject(value)}`); continue; }
-    out.push(BOOLEAN.has(lower) ? `${name}={true}` : NUMERIC.has(name) && /^-?[0-9]{1,9}$/.test(value) ? `${name}={${Number(value)}}` : `${name}={${lit(value)}}`);
+    out.push(BOOLEAN.has(lower) ? name : NUMERIC.has(name) && /^-?[0-9]{1,9}$/.test(value) ? `${name}={${Number(value)}}` : `${name}=${attrValue(value)}`);
   }
   return [...out, ...extra].map((p) => ` ${p}`).join('');
 }
@@ -107,7 +113,7 @@ export function toJsx(nodes: readonly Node[], ctx: JsxContext, indent: string, p
   for (const n of nodes) {
     if (typeof n === 'string') {
       if (n === '' || (NO_TEXT.has(parent) && n.trim() === '')) continue;
-      lines.push(`${indent}{${lit(n)}}`);
+      lines.push(`${indent}${PLAIN_TEXT.test(n) ? n : `{${lit(n)}}`}`);
       continue;
     }
     const tag = n.tag.toLowerCase();
@@ -121,13 +127,13 @@ export function toJsx(nodes: readonly Node[], ctx: JsxContext, indent: string, p
       continue;
     }
     if (tag === 'textarea') {
-      lines.push(`${indent}<textarea${props(n, [`defaultValue={${lit(textOf(n))}}`])} />`);
+      lines.push(`${indent}<textarea${props(n, [`defaultValue=${attrValue(textOf(n))}`])} />`);
       continue;
     }
     const extra: string[] = [];
     if (tag === 'select') {
       const d = selectDefault(n);
-      if (d !== undefined) extra.push(`defaultValue={${lit(d)}}`);
+      if (d !== undefined) extra.push(`defaultValue=${attrValue(d)}`);
     }
     const inner = toJsx(n.children, ctx, `${indent}  `, tag);
     if (inner.length === 0) lines.push(`${indent}<${name}${props(n, extra)} />`);
