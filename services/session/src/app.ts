@@ -9,6 +9,7 @@ import { Auth } from './commands/principal.ts';
 import { WeftError } from './commands/errors.ts';
 import { registerAdmin } from './http/admin.ts';
 import { registerDrafts } from './http/drafts.ts';
+import { registerExport } from './http/export.ts';
 import { registerOps } from './http/ops.ts';
 import { sendError } from './http/respond.ts';
 import { Router } from './http/router.ts';
@@ -164,6 +165,7 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
   registerDrafts(router, ctx);
   registerOps(router, ctx);
   registerStream(router, ctx);
+  registerExport(router, ctx);
 
   const upgraders: ((req: IncomingMessage, socket: Duplex, head: Buffer) => boolean)[] = [];
   for (const ext of extensions) {

@@ -13,3 +13,5 @@ export { renderMarkdown } from './markdown.ts';
 export { ICON_PATHS } from './icons.ts';
 export { runtimeScript } from './runtime/bundle.ts';
 export type { RuntimeScript } from './runtime/bundle.ts';
+export { exportDraft, exportStaticHtml, exportReact, EXPORT_FORMATS } from './export/export.ts';
+export type { ExportFormat, Exported, ExportedFile, ExportInput } from './export/export.ts';

@@ -25,6 +25,13 @@ export interface PageOptions extends RenderOptions {
    * way, so the live preview can load it once a change makes the page interactive.
    */
   runtime?: string;
+  /**
+   * The runtime's script text, inlined (allowed by its hash in script-src) when the page is
+   * interactive: a standalone page that needs no server (the export). Wins over `runtime`.
+   */
+  inlineRuntime?: string;
+  /** `<meta name="generator">` text (the export names the draft and version it came from). */
+  generator?: string;
   /** Same-origin endpoint the runtime posts reader events to (`main[data-weft-actions]`). */
   actions?: string;
 }
@@ -48,14 +55,19 @@ export function renderPage(draft: Draft, opts: PageOptions): string {
   const { html, notes, interactive } = renderDraft(draft, opts);
   opts.onNotes?.(notes);
   const css = [baseStyles, ...(opts.styles ?? [])].join('\n');
-  const csp = cspWithStyleHash(opts.csp ?? DEFAULT_CSP, css);
-  const runtime = opts.runtime !== undefined ? sameOrigin(opts.runtime) : undefined;
+  const inline = interactive && opts.inlineRuntime !== undefined ? inlineScript(opts.inlineRuntime) : undefined;
+  const styled = cspWithStyleHash(opts.csp ?? DEFAULT_CSP, css);
+  const csp = inline === undefined ? styled : withScriptHash(styled, cspHash(inline));
+  const runtime = opts.runtime !== undefined && opts.inlineRuntime === undefined ? sameOrigin(opts.runtime) : undefined;
   const actions = opts.actions !== undefined ? sameOrigin(opts.actions) : undefined;
   const scripts = [...(opts.scripts ?? []), ...(interactive && runtime !== undefined ? [runtime] : [])]
     .map((src) => checkUrl(src, 'link'))
     .filter((c): c is { ok: true; url: string } => c.ok && c.url.startsWith('/'))
     .map((c) => `<script${attr('src', c.url)} defer></script>`)
     .join('');
+  // At the end of <body>: an inline script cannot `defer`, and the runtime boots over the page.
+  const tail = inline === undefined ? '' : `<script>${inline}</script>\n`;
+  const generator = opts.generator === undefined ? '' : `<meta name="generator"${attr('content', opts.generator)}>\n`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -63,16 +75,26 @@ export function renderPage(draft: Draft, opts: PageOptions): string {
 <meta http-equiv="Content-Security-Policy"${attr('content', csp)}>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${escapeHtml(opts.title)}</title>
+${generator}<title>${escapeHtml(opts.title)}</title>
 <style>${css}</style>
 ${scripts}</head>
 <body>
 <main class="weft-page"${attr('data-draft-id', String(draft.id))}${runtime !== undefined ? attr('data-weft-runtime', runtime) : ''}${actions !== undefined ? attr('data-weft-actions', actions) : ''}>
 ${html}
 </main>
-</body>
+${tail}</body>
 </html>
 `;
+}
+
+function withScriptHash(csp: string, hash: string): string {
+  return /(^|;)\s*script-src\b/.test(csp) ? csp.replace(/((?:^|;)\s*script-src)([^;]*)/, `$1$2 ${hash}`) : `${csp}; script-src ${hash}`;
+}
+
+/** Script text safe inside <script>: ours (the runtime bundle), checked, never model data. */
+function inlineScript(js: string): string {
+  if (/<\/script|<!--/i.test(js)) throw new Error('inlineRuntime holds "</script" or "<!--"; it cannot be inlined');
+  return js;
 }
 
 /** A same-origin path (`/…`, not `//…`) after the URL policy, or undefined. */

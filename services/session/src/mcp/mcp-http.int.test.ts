@@ -1,7 +1,10 @@
+import * as extApps from '@modelcontextprotocol/ext-apps';
+import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MCP_APP_MIME } from './server.ts';
 import { startMcpTestSession, TEST_ADMIN } from './test/session.ts';
 import type { McpTestSession } from './test/session.ts';
 
@@ -19,6 +22,11 @@ async function connect(url: string, token: string | null): Promise<Client> {
   await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers } }));
   return client;
 }
+
+// ext-apps 1.7.5 exports its zod schemas at run time, but its .d.ts re-export (`export * from
+// "./types"`, no extension) does not resolve under NodeNext; the two used here, typed by hand.
+type Schema = { safeParse(v: unknown): { success: boolean } };
+const { McpUiToolMetaSchema, McpUiResourceMetaSchema } = extApps as unknown as Record<'McpUiToolMetaSchema' | 'McpUiResourceMetaSchema', Schema>;
 
 type Sc = Record<string, unknown> & { error?: { code: string; message: string; path?: string } };
 async function call(c: Client, name: string, args: Record<string, unknown>): Promise<{ r: CallToolResult; s: Sc }> {
@@ -49,7 +57,7 @@ describe('MCP over streamable HTTP (SDK client against a real session)', () => {
   it('lists every tool of the door', async () => {
     const { tools } = await writer.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
-      'close_build_session', 'export_surface', 'get_catalog', 'get_draft', 'get_preview', 'import_surface', 'open_build_session', 'patch_draft', 'undo_turn',
+      'close_build_session', 'export_code', 'export_surface', 'get_catalog', 'get_draft', 'get_preview', 'import_surface', 'open_build_session', 'patch_draft', 'undo_turn',
     ]);
     const patch = tools.find((t) => t.name === 'patch_draft')!;
     expect(patch.inputSchema.required).toEqual(expect.arrayContaining(['session', 'ops']));
@@ -177,6 +185,36 @@ describe('MCP over streamable HTTP (SDK client against a real session)', () => {
     const read = await reader.readResource({ uri: 'ui://weft/preview/page' });
     expect(read.contents[0]).toMatchObject({ mimeType: 'text/html;profile=mcp-app' });
     expect((read.contents[0] as { text: string }).text).toContain('<!doctype html>');
+  });
+
+  it('MCP Apps: the draft tools name ui://weft/preview, which lists and reads as the View (text/html;profile=mcp-app)', async () => {
+    const { tools } = await reader.listTools();
+    const named = tools.filter((t) => (t._meta as { ui?: { resourceUri?: string } } | undefined)?.ui?.resourceUri === 'ui://weft/preview').map((t) => t.name).sort();
+    expect(named).toEqual(['get_draft', 'get_preview', 'import_surface', 'patch_draft', 'undo_turn']);
+    // As the ext-apps SDK (1.7.5) defines them: its schemas, its MIME type, and its legacy key.
+    expect(MCP_APP_MIME).toBe(RESOURCE_MIME_TYPE);
+    for (const t of tools.filter((x) => named.includes(x.name))) {
+      const meta = t._meta as Record<string, unknown>;
+      expect(McpUiToolMetaSchema.safeParse(meta['ui']).success).toBe(true);
+      expect(meta[RESOURCE_URI_META_KEY]).toBe('ui://weft/preview');
+    }
+    const { resources } = await reader.listResources();
+    expect(resources).toEqual(expect.arrayContaining([expect.objectContaining({ uri: 'ui://weft/preview', mimeType: 'text/html;profile=mcp-app' })]));
+    const read = await reader.readResource({ uri: 'ui://weft/preview' });
+    expect(read.contents).toHaveLength(1);
+    const view = read.contents[0] as { uri: string; mimeType: string; text: string; _meta?: { ui?: { prefersBorder?: boolean } } };
+    expect(view).toMatchObject({ uri: 'ui://weft/preview', mimeType: 'text/html;profile=mcp-app', _meta: { ui: { prefersBorder: true } } });
+    expect(McpUiResourceMetaSchema.safeParse(view._meta?.ui).success).toBe(true);
+    // A whole HTML5 document that speaks the handshake, with a CSP that allows no network.
+    expect(view.text.startsWith('<!doctype html>')).toBe(true);
+    for (const m of ['ui/initialize', 'ui/notifications/initialized', 'ui/notifications/tool-result', 'ui/resource-teardown', 'ui/notifications/size-changed']) expect(view.text).toContain(m);
+    expect(view.text).toMatch(/connect-src 'none'/);
+    // The View is constant: it holds no draft (the page comes in tool results).
+    expect(view.text).not.toContain('Pages, built live');
+    // patch_draft's result names its draft, so the View can ask for that draft's page.
+    const open = await call(writer, 'open_build_session', { draftId: 'page' });
+    const r = await call(writer, 'patch_draft', { session: open.s['session'], ops: [{ op: 'replace', path: '/title', value: 'Landing' }] });
+    expect(r.s['draftId']).toBe('page');
   });
 
   it('get_catalog serves the prompt text and the entries', async () => {

@@ -52,6 +52,11 @@ describe('MCP over stdio through the weft CLI', () => {
     expect((preview.structuredContent as { html: string }).html).toContain('Start');
     const res = await client.readResource({ uri: 'ui://weft/preview/stdio-page' });
     expect(res.contents[0]).toMatchObject({ mimeType: 'text/html;profile=mcp-app' });
+    // The MCP Apps View through the relay: the tool names it, the resource reads as the View.
+    expect((tools.find((t) => t.name === 'patch_draft')?._meta as { ui?: { resourceUri?: string } } | undefined)?.ui?.resourceUri).toBe('ui://weft/preview');
+    const view = await client.readResource({ uri: 'ui://weft/preview' });
+    expect(view.contents[0]).toMatchObject({ uri: 'ui://weft/preview', mimeType: 'text/html;profile=mcp-app' });
+    expect((view.contents[0] as { text: string }).text).toContain('ui/initialize');
   });
 
   it('the token\'s scopes hold through the relay', async () => {

@@ -17,12 +17,20 @@ import { requireScope } from '../commands/principal.ts';
 import type { Principal } from '../commands/principal.ts';
 import { outcomeOrThrow, parseSubmit, submit } from '../commands/submit.ts';
 import { undoRedo } from '../commands/undo.ts';
+import { exportCode } from '../commands/export.ts';
 import { catalogText } from './catalog-text.ts';
 import { defineTool } from './define-tool.ts';
 import { formatSessionHandle, parseSessionHandle } from './session-handle.ts';
+import { VIEW_HTML } from './view.ts';
 
 export const PREVIEW_URI = 'ui://weft/preview';
 export const MCP_APP_MIME = 'text/html;profile=mcp-app';
+/**
+ * A tool whose result the View shows (MCP Apps: the host renders PREVIEW_URI with it). The flat
+ * `ui/resourceUri` key is the spec's deprecated form, still set (as ext-apps' registerAppTool
+ * does) for hosts that read only it.
+ */
+const SHOWS_DRAFT = { ui: { resourceUri: PREVIEW_URI }, 'ui/resourceUri': PREVIEW_URI };
 
 const draftId = z.string().min(1).max(41).describe('The draft id, e.g. "landing".');
 const version = z.number().int().min(0).optional().describe('A past version; default the head.');
@@ -97,16 +105,18 @@ export function createWeftMcpServer(ctx: Ctx, principal: Principal): McpServer {
       turnId: z.string().optional().describe('Group several calls into one agent turn (RUN_STARTED … RUN_FINISHED).'),
       opId: z.string().optional().describe('Idempotency key: retry with the same opId and ops.'),
     },
+    _meta: SHOWS_DRAFT,
   }, async (a) => guarded(async () => {
     const h = parseSessionHandle(a.session);
     if (!h) throw new WeftError('SESSION_CLOSED', 'Unknown session handle; open one with open_build_session.', { path: '/session' });
     const r = await submitOps(ctx, p, h.draftId, { ops: a.ops, baseVersion: a.rev, sessionId: h.sessionId, turnId: a.turnId, opId: a.opId });
-    return reply(summarize(r), { ...r });
+    return reply(summarize(r), { draftId: h.draftId, ...r });
   }));
 
   defineTool(server, 'get_draft', {
     description: 'The draft (sections, components, data) at its head or at a past version.',
     inputSchema: { draftId, version },
+    _meta: SHOWS_DRAFT,
   }, async (a) => guarded(async () => {
     const d = await readDraft(ctx, p, a.draftId, a.version);
     return reply(`Draft "${a.draftId}" at version ${d.version}: ${d.draft.order.length} section(s).`, { id: a.draftId, version: d.version, draft: d.draft as unknown as Json });
@@ -140,6 +150,7 @@ export function createWeftMcpServer(ctx: Ctx, principal: Principal): McpServer {
       replaceSectionId: z.string().optional(),
       sectionId: z.string().optional().describe('Id of the new section (default: from the document).'),
     },
+    _meta: SHOWS_DRAFT,
   }, async (a) => guarded(async () => {
     requireScope(p, a.draftId, 'write');
     const target = a.replaceSectionId ?? a.sectionId;
@@ -162,14 +173,14 @@ export function createWeftMcpServer(ctx: Ctx, principal: Principal): McpServer {
       if (replace) ops.push(...diffSection(sectionOf(draft, a.replaceSectionId!), { ...s, id: a.replaceSectionId! }));
       else ops.push({ op: 'add', path: `/sections/${s.id}`, value: s as unknown as Json });
     }
-    if (ops.length === 0) return reply('Nothing changed: the section already matches the document.', { version: (await mustRoom(ctx, a.draftId)).committedVersion, applied: [], repairs: [], refused: [], notes: notes as unknown as Json });
+    if (ops.length === 0) return reply('Nothing changed: the section already matches the document.', { draftId: a.draftId, version: (await mustRoom(ctx, a.draftId)).committedVersion, applied: [], repairs: [], refused: [], notes: notes as unknown as Json });
     const r = await submitOps(ctx, p, a.draftId, { ops });
     // Nothing of the import landed: an error result naming why, never a success naming a section.
     if (r.applied.length === 0 && r.refused.length > 0) {
       const first = r.refused[0]!;
       throw new WeftError('VALIDATION_FAILED', `Nothing was imported: every op was refused (${summarize(r)}). Fix the first: ${first.path}: ${first.message}`, { path: first.path, refused: r.refused, notes });
     }
-    return reply(`${summarize(r)} ${notes.length} conversion note(s).`, { ...r, sections: sections.map((s) => s.id), notes: notes as unknown as Json });
+    return reply(`${summarize(r)} ${notes.length} conversion note(s).`, { draftId: a.draftId, ...r, sections: sections.map((s) => s.id), notes: notes as unknown as Json });
   }));
 
   defineTool(server, 'export_surface', {
@@ -182,19 +193,35 @@ export function createWeftMcpServer(ctx: Ctx, principal: Principal): McpServer {
     return reply(`Section "${a.sectionId}" as ${a.format}, ${r.notes.length} note(s).`, { format: a.format, version: d.version, document: r.value as unknown as Json, notes: r.notes as unknown as Json });
   }));
 
+  defineTool(server, 'export_code', {
+    description: 'Export the draft (head or a past version) as code: "html" is one standalone page (HTML, CSS and the interaction runtime inlined; opens from disk, no server), "react" is Page.tsx (a component per section, data models as consts) with weft.css and weft-runtime.js. Deterministic; writes and deploys nothing.',
+    inputSchema: { draftId, format: z.enum(['html', 'react']), version },
+  }, async (a) => guarded(async () => {
+    const r = await exportCode(ctx, p, a.draftId, a.format, a.version);
+    const files = r.files.map((f) => ({ path: f.path, mimeType: f.mimeType, text: f.text }));
+    return {
+      content: [
+        { type: 'text', text: `Draft "${a.draftId}" at version ${r.version} as ${a.format}: ${files.map((f) => `${f.path} (${Buffer.byteLength(f.text)} bytes)`).join(', ')}; ${r.notes.length} render note(s).` },
+        ...files.map((f) => ({ type: 'resource' as const, resource: { uri: `weft://drafts/${a.draftId}/export/${r.version}/${f.path}`, mimeType: f.mimeType, text: f.text } })),
+      ],
+      structuredContent: { draftId: a.draftId, version: r.version, format: a.format, files, notes: r.notes as unknown as Json },
+    };
+  }));
+
   defineTool(server, 'undo_turn', {
     description: 'Undo your last turn (or your last step when it had no turn) on the draft.',
     inputSchema: { draftId },
+    _meta: SHOWS_DRAFT,
   }, async (a) => guarded(async () => {
     requireScope(p, a.draftId, 'write');
     const r = (await undoRedo(ctx, p, a.draftId, 'undo', 'turn', `mcp-undo-${randomUUID()}`)) as Record<string, unknown>;
-    return reply(`Undone: version ${String(r['version'])}.`, r);
+    return reply(`Undone: version ${String(r['version'])}.`, { draftId: a.draftId, ...r });
   }));
 
   defineTool(server, 'get_preview', {
     description: `The draft rendered to HTML (the real renderer). With app:true the reply embeds it as the MCP Apps resource ${PREVIEW_URI}/<draftId>.`,
     inputSchema: { draftId, version, app: z.boolean().optional() },
-    _meta: { ui: { resourceUri: PREVIEW_URI } },
+    _meta: SHOWS_DRAFT,
   }, async (a) => guarded(async () => {
     const d = await readDraft(ctx, p, a.draftId, a.version);
     const { html, notes } = previewHtml(d.draft);
@@ -208,6 +235,13 @@ export function createWeftMcpServer(ctx: Ctx, principal: Principal): McpServer {
     return { content: [{ type: 'text', text: html }], structuredContent: { draftId: a.draftId, version: d.version, html, notes: fidelity } };
   }));
 
+  // The MCP Apps View (view.ts): one constant document; the tools above name it, the host reads it.
+  server.registerResource('preview-view', PREVIEW_URI, {
+    title: 'Weft preview', description: 'The live draft inside the conversation: shows the page of each draft tool\'s result (MCP Apps view).', mimeType: MCP_APP_MIME,
+    _meta: { ui: { prefersBorder: true } },
+  }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: MCP_APP_MIME, text: VIEW_HTML, _meta: { ui: { prefersBorder: true } } }] }));
+
+  // One draft's page as a document (a snapshot; get_preview {app:true} embeds it).
   server.registerResource('preview', new ResourceTemplate(`${PREVIEW_URI}/{draftId}`, { list: undefined }), {
     title: 'Weft preview', description: 'The live draft, rendered (MCP Apps view).', mimeType: MCP_APP_MIME,
     _meta: { ui: { prefersBorder: true } },
