@@ -255,6 +255,7 @@ describe('several session nodes on one Postgres and one nats-server', () => {
       expect(errors).toEqual([]);
     } catch (e) {
       for (const [i, p] of pages.entries()) await p.screenshot({ path: join(ROOT, 'test-artifacts', `cluster-proxy-failed-${i}.png`) }).catch(() => {});
+      for (const n of nodes) console.log(`[${n.name}]`, n.output().split('\n').filter((l) => /"level":"(error|fatal)"|Error/.test(l)).slice(-10).join('\n'));
       throw e;
     } finally {
       await browser.close();
@@ -276,7 +277,7 @@ describe('several session nodes on one Postgres and one nats-server', () => {
     const r = await peer.submit([{ op: 'replace', path: TEXT_PATH, value: 'after-term' }], { opId: 'term-1', timeoutMs: 10_000 });
     const moved = r.ok ? Date.now() - t0 : 0;
     const exitMs = await exited;
-    if (exitMs >= 5000) console.log(nodes[o]!.output().slice(-3000));
+    if (exitMs >= 2000) console.log(nodes[o]!.output().split("\n").filter((l) => l.includes("stopping") || l.includes("shutdown")).join("\n"));
     console.log(`[cluster] SIGTERM of node-${o}: exited in ${exitMs} ms; its peer wrote through another node ${moved} ms after the signal`);
     expect(exitMs).toBeLessThan(5000);
     expect(moved).toBeGreaterThan(0);
