@@ -9,6 +9,11 @@ import type { RoomManager } from './rooms/room-manager.ts';
 import type { Turns } from './live/turns.ts';
 import type { SessionManager } from './live/sessions.ts';
 import type { Ownership } from './cluster/ownership.ts';
+import type { Runs } from './live/runs.ts';
+import type { AgUiEvent, RunFinishedEvent } from '@weft/protocol';
+
+/** Replaces a finished turn's RUN_FINISHED (an agent run's own last event). */
+export type FinalEvent = (finished: RunFinishedEvent, summary: Record<string, number>) => AgUiEvent;
 
 export interface Deps {
   store: EventStore;
@@ -39,5 +44,7 @@ export interface Ctx {
   /** Several nodes: who owns which draft (null on a single node). */
   ownership: Ownership | null;
   /** Ends an agent turn: RUN_FINISHED on the stream and the bus; null if it was not open. */
-  finishTurn(draftId: string, turnId: string): Record<string, number> | null;
+  finishTurn(draftId: string, turnId: string, final?: FinalEvent): Record<string, number> | null;
+  /** Agent runs being streamed on this node (live/runs.ts). */
+  runs: Runs;
 }
