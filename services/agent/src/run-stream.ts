@@ -29,7 +29,7 @@ export interface RunStreamOptions {
 }
 
 interface Slot { ops: string; outcome: StepOutcome['steps'][number] | null }
-interface Call { id: string; round: number; slots: Slot[]; ended: boolean; resulted: boolean }
+interface Call { id: string; round: number; slots: Slot[]; ended: boolean; resulted: boolean; cut?: boolean }
 type OpenPart = { kind: 'unknown'; text: string } | { kind: 'say'; id: string; sent: string; text: string } | { kind: 'step'; call: Call; sentChars: number; text: string; ghostAt: number; ghost: string } | { kind: 'done'; text: string };
 
 export class RunStream {
@@ -82,10 +82,10 @@ export class RunStream {
     this.flush();
   }
 
-  /** The turn is over: steps never written (a budget, a stop) get their result now. */
+  /** The turn is over: complete steps never written (a budget, a stop) get their result now. */
   finish(): void {
     for (const c of this.calls) {
-      if (c.resulted) continue;
+      if (c.resulted || c.cut) continue;
       for (const s of c.slots) s.outcome ??= { status: 'not-written', held: false, repairs: [], refused: [], message: 'The turn ended before this step was written.' };
       if (c.slots.length === 0) c.slots.push({ ops: '[]', outcome: { status: 'not-written', held: false, repairs: [], refused: [], message: 'The turn ended before this step was complete.' } });
       this.resultIfDone(c);
@@ -114,7 +114,10 @@ export class RunStream {
       if (st.open === null && pending !== null) st.open = { kind: 'unknown', text: pending };
       else if (st.open !== null && pending !== null) st.open.text = pending;
       if (st.open && st.open.kind === 'unknown') this.classify(st, round);
-      if (st.open !== null && pending === null) this.close(reader, st, round, steps);
+      if (st.open !== null && pending === null) {
+        st.open.text += ch; // the character that closed the value
+        this.close(reader, st, round, steps);
+      }
       else if (steps.some((x) => 'ops' in x)) this.whole(reader, st, round, steps); // a ```surface fence closed
       this.proseLines(reader, st);
     }
@@ -235,10 +238,9 @@ export class RunStream {
     if (!p) return;
     void round;
     if (p.kind === 'say') this.push({ type: 'TEXT_MESSAGE_END', messageId: p.id });
-    if (p.kind === 'step' && !p.call.ended) {
-      p.call.ended = true;
-      this.push({ type: 'TOOL_CALL_END', toolCallId: p.call.id });
-    }
+    // A step cut short stays open: the session closes it on the stream when the run ends and
+    // keeps none of it (its text is partial JSON).
+    if (p.kind === 'step') p.call.cut = true;
   }
 
   private resultIfDone(c: Call): void {

@@ -89,6 +89,7 @@ ${o.css.map((h) => `<link rel="stylesheet" href="${a(h)}">`).join('\n')}
     </div>
   </section>
   <aside class="wb-side">
+    <section class="wb-panel wb-chat" id="wb-chat" aria-label="Build chat"></section>
     <section class="wb-panel wb-inspector-panel" aria-labelledby="wb-inspector-h">
       <h2 id="wb-inspector-h">Inspector</h2>
       <div id="wb-inspector" class="wb-inspector"><p class="wb-muted wb-empty">Connecting the editor…</p></div>

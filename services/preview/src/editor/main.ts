@@ -23,6 +23,8 @@ import type { Typing } from './typing-echo.ts';
 import { describeStep, setKindNames } from './sentences.ts';
 import type { StepLike } from './sentences.ts';
 import { loadHistory } from './history.ts';
+import { BuildChat } from './chat.ts';
+import type { ChatScope } from './chat.ts';
 
 interface Entry { name: string; group: string; description: string; props: Record<string, unknown>; children: ChildrenPolicy; example: JsonObject }
 interface Ready { token: string; write: boolean; actor: { id: string; kind: string } }
@@ -66,6 +68,13 @@ let echo: TypingEcho | null = null;
 /** What was being typed when the doc was replaced (an epoch change): typed again into the new one. */
 let retype: { key: string; value: string } | null = null;
 
+// The Build chat (chat.ts): its transcript follows the draft's stream; a pick scopes its brief.
+const chat = new BuildChat($('wb-chat'), document.body.getAttribute('data-draft-id') ?? '', document.body.getAttribute('data-session-url') || location.origin);
+const scopeName = (s: ChatScope): string => {
+  const c = s.componentId ? draft.sections[s.sectionId]?.components[s.componentId] : undefined;
+  return c ? `${c.component} “${s.componentId}” in section ${s.sectionId}` : s.componentId ? `“${s.componentId}” in section ${s.sectionId}` : `section ${s.sectionId}`;
+};
+document.addEventListener('weft:ready', (e) => void chat.start((e as CustomEvent<Ready>).detail, scopeName));
 document.addEventListener('weft:ready', (e) => { const r = (e as CustomEvent<Ready>).detail; void start(r); void loadHistory({ token: r.token, feed: (i) => hooks()?.feed(i), describe: (st) => describeStep(st, peer ? draft : null) }, null); });
 // The feed speaks in sentences about the draft as this page sees it (build.js asks for them).
 const registerDescribe = (): void => { const hk = hooks(); if (hk) hk.describe = (step) => describeStep(step, peer ? draft : null); };
@@ -185,6 +194,7 @@ function readPeers(): void {
 
 function select(s: Sel | null, fromPreview = false): void {
   sel = s;
+  if (s) chat.setScope(s);
   sendPresence();
   inspectorSig = '';
   render();
@@ -213,6 +223,7 @@ function render(): void {
     orientation.selectionGone(prev, byMe, me?.actor.id ?? '');
   }
   orientation.seen(draft);
+  chat.draftChanged(draft);
   const t0 = performance.now();
   renderPresence();
   renderOutline();

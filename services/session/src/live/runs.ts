@@ -99,6 +99,10 @@ async function handle(ctx: Ctx, l: Live, events: AgUiEvent[]): Promise<{ seq: nu
   for (const raw of events) {
     if (end) throw new WeftError('BAD_REQUEST', 'Nothing may follow RUN_FINISHED or RUN_ERROR in a run.', { path: '/events' });
     const ev = { ...raw, timestamp: ctx.now() } as AgUiEvent;
+    if (ev.type === 'RUN_FINISHED' || ev.type === 'RUN_ERROR') {
+      end = ev; // numbered after what the end closes, so it is the run's last event
+      continue;
+    }
     const seq = ++l.seq;
     ev.metadata = meta(ctx, l, seq);
     switch (ev.type) {
@@ -131,10 +135,6 @@ async function handle(ctx: Ctx, l: Live, events: AgUiEvent[]): Promise<{ seq: nu
         }
         live.push(ev);
         break;
-      case 'RUN_FINISHED':
-      case 'RUN_ERROR':
-        end = ev;
-        break;
       default:
         keep.push(ev);
         live.push(ev);
@@ -145,6 +145,7 @@ async function handle(ctx: Ctx, l: Live, events: AgUiEvent[]): Promise<{ seq: nu
     const closing = closeOpen(ctx, l);
     send(ctx, l, closing.live);
     keep.push(...closing.keep);
+    end.metadata = meta(ctx, l, ++l.seq);
     const own = end;
     // The run's last event: RUN_ERROR as reported, or RUN_FINISHED with the turn's summary and the run's result.
     const finalEvent = (f: RunFinishedEvent): AgUiEvent => own.type === 'RUN_ERROR' ? own : {
