@@ -50,7 +50,7 @@ describe('RunStream: a model-driven turn as AG-UI events as the model writes', (
       expect(events.filter((e) => e.type === 'STEP_STARTED').map((e) => (e as { stepName: string }).stepName)).toEqual(['round 1', 'round 2']);
       if (size < 100) {
         // Ghosts grow while a step is written and end when it is judged; presence gets the op being written.
-        const ghosts = events.filter((e) => e.type === 'CUSTOM').map((e) => (e as { value: { id: string; outline: unknown[]; done?: boolean } }).value);
+        const ghosts = events.filter((e) => e.type === 'CUSTOM').map((e) => (e as unknown as { value: { id: string; outline: unknown[]; done?: boolean } }).value);
         const first = ghosts.filter((g) => g.id === 'run1-step2');
         expect(first.some((g) => g.outline.length === 4)).toBe(true);
         expect(first.at(-1)!.done).toBe(true);

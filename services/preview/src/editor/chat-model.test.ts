@@ -46,7 +46,7 @@ describe('the Build chat transcript (a fold of AG-UI run events)', () => {
     expect(t.apply({ type: 'STATE_DELTA', delta: [], metadata: { weft: { version: 2 } } })).toBeNull(); // not a run's
   });
   it('says what a step does from its text after a reload', () => {
-    expect(describeArgs(EVENTS[7]!['delta'] as string)).toBe('add a section of 1 component /sections/hero');
+    expect(describeArgs((EVENTS[7] as { delta: string }).delta)).toBe('add a section of 1 component /sections/hero');
     expect(describeArgs('{"ops":[')).toBe('a step that does not parse as JSON');
   });
 });
