@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   const registry = createRegistry();
 
   const preview = services.has('preview')
-    ? buildPreview({ store, tokens, bus, log: logger('preview'), registry }, { ...cfg.preview, adminToken })
+    ? buildPreview({ store, tokens, bus, log: logger('preview'), registry }, { ...cfg.preview, adminToken, agent: services.has('session') })
     : null;
   const checkpointer = services.has('checkpointer')
     ? buildCheckpointer({ store, bus, log: logger('checkpointer'), onCheckpoint: checkpointerMetrics(registry) }, cfg.checkpointer)

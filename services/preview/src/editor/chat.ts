@@ -72,9 +72,10 @@ export class BuildChat {
   }
 
   private async loadModel(): Promise<void> {
+    // The page says whether the agent is mounted here (`npm start`); a preview served alone has none.
+    if (!document.body.hasAttribute('data-agent')) { this.modelMissing = 'No agent runs beside this preview: start Weft with `npm start` (session, preview and the agent in one process) to build from a brief.'; return; }
     try {
       const r = await fetch(`${this.base}/agent/model`, { cache: 'no-store' });
-      if (r.status === 404) { this.modelMissing = 'No agent runs on this server (the launcher mounts it with the session).'; return; }
       const j = (await r.json()) as { configured: boolean; model: string | null; message: string | null };
       this.modelMissing = j.configured ? null : j.message;
       if (j.model) this.host.querySelector('h2')!.textContent = `Build chat · ${j.model}`;
