@@ -22,6 +22,9 @@ interface Live {
   /** Reports of one run are handled one after the other. */
   chain: Promise<unknown>;
   listeners: Set<(ev: AgUiEvent) => void>;
+  /** When the agent last reported (it reports at least every second while it runs). */
+  lastReport: number;
+  watchdog: NodeJS.Timeout | null;
 }
 
 export class Runs {
@@ -35,6 +38,7 @@ export class Runs {
     this.live.set(Runs.key(l.draftId, l.runId), l);
   }
   delete(l: Live): void {
+    if (l.watchdog) clearInterval(l.watchdog);
     this.live.delete(Runs.key(l.draftId, l.runId));
   }
   /** Live events of one run (the run's own SSE endpoint); returns the unsubscribe. */
@@ -46,6 +50,11 @@ export class Runs {
   }
   get size(): number {
     return this.live.size;
+  }
+  countFor(draftId: string): number {
+    let n = 0;
+    for (const l of this.live.values()) if (l.draftId === draftId) n++;
+    return n;
   }
 }
 
@@ -59,15 +68,26 @@ function send(ctx: Ctx, l: Live, events: AgUiEvent[]): void {
   for (const ev of events) for (const fn of l.listeners) fn(ev);
 }
 
+/** Bounds on what a run holds in memory while it streams. */
+const LIMITS = { openParts: 64, partChars: 512 * 1024, runsPerDraft: 8, silentMs: 120_000 } as const;
+
 /** Opens a run: stored, then RUN_STARTED (its turn is open from now on, so the steps join it). */
 export async function createRun(ctx: Ctx, r: { draftId: string; runId: string; actor: string; brief: string; scope: RunScope | null; model: string | null }): Promise<RunView> {
   const room = ctx.rooms.peek(r.draftId);
   const version = room?.committedVersion ?? 0;
+  if (ctx.runs.countFor(r.draftId) >= LIMITS.runsPerDraft) throw new WeftError('RATE_LIMITED', `The draft already has ${LIMITS.runsPerDraft} runs streaming; end one (or press Stop) first.`);
   const view = await ctx.store.runs.create(r);
   if (!view) throw new WeftError('IDEMPOTENCY_CONFLICT', `The draft already has a run "${r.runId}"; start a run with a new id.`);
   const started = ctx.turns.begin(r.draftId, r.runId, r.actor, version, ctx.now());
-  const l: Live = { draftId: r.draftId, runId: r.runId, actor: r.actor, seq: 0, open: new Map(), cancel: false, chain: Promise.resolve(), listeners: new Set() };
+  const l: Live = { draftId: r.draftId, runId: r.runId, actor: r.actor, seq: 0, open: new Map(), cancel: false, chain: Promise.resolve(), listeners: new Set(), lastReport: ctx.now(), watchdog: null };
   ctx.runs.add(l);
+  // An agent that stopped reporting (its process died) does not hold the run open forever.
+  l.watchdog = setInterval(() => {
+    if (ctx.now() - l.lastReport < LIMITS.silentMs) return;
+    void reportEvents(ctx, l, [{ type: 'RUN_ERROR', code: 'UNAVAILABLE', message: `The agent stopped reporting for ${LIMITS.silentMs / 1000} s; the run ended. Send the brief again.` }])
+      .catch((e: unknown) => ctx.log.warn('ending a silent run failed', { runId: l.runId, error: String(e) }));
+  }, 10_000);
+  l.watchdog.unref();
   const ev = (started[0] as ReturnType<typeof runStarted> | undefined) ?? runStarted(r.draftId, r.runId, { version }, ctx.now());
   ev.input = {
     threadId: r.draftId, runId: r.runId, messages: [{ id: `${r.runId}-brief`, role: 'user', content: r.brief }], tools: [], context: [],
@@ -92,6 +112,7 @@ export function reportEvents(ctx: Ctx, l: Live, events: AgUiEvent[]): Promise<{ 
 
 async function handle(ctx: Ctx, l: Live, events: AgUiEvent[]): Promise<{ seq: number; cancel: boolean; summary: Record<string, number> | null }> {
   if (ctx.runs.get(l.draftId, l.runId) !== l) throw new WeftError('SESSION_CLOSED', `Run "${l.runId}" has ended; start a new run.`);
+  l.lastReport = ctx.now();
   const live: AgUiEvent[] = [];
   const keep: AgUiEvent[] = [];
   let end: AgUiEvent | null = null;
@@ -106,12 +127,20 @@ async function handle(ctx: Ctx, l: Live, events: AgUiEvent[]): Promise<{ seq: nu
     const seq = ++l.seq;
     ev.metadata = meta(ctx, l, seq);
     switch (ev.type) {
-      case 'TEXT_MESSAGE_START': l.open.set(`m:${ev.messageId}`, { start: ev, delta: '', seq }); live.push(ev); break;
-      case 'TOOL_CALL_START': l.open.set(`t:${ev.toolCallId}`, { start: ev, delta: '', seq }); live.push(ev); break;
+      case 'TEXT_MESSAGE_START':
+      case 'TOOL_CALL_START': {
+        const k = ev.type === 'TEXT_MESSAGE_START' ? `m:${ev.messageId}` : `t:${ev.toolCallId}`;
+        if (l.open.has(k)) throw new WeftError('BAD_REQUEST', `${ev.type}: that one is open already.`, { path: '/events' });
+        if (l.open.size >= LIMITS.openParts) throw new WeftError('BAD_REQUEST', `At most ${LIMITS.openParts} messages and steps may be open at once in a run; end one first.`, { path: '/events' });
+        l.open.set(k, { start: ev, delta: '', seq });
+        live.push(ev);
+        break;
+      }
       case 'TEXT_MESSAGE_CONTENT':
       case 'TOOL_CALL_ARGS': {
         const o = l.open.get(ev.type === 'TEXT_MESSAGE_CONTENT' ? `m:${ev.messageId}` : `t:${ev.toolCallId}`);
         if (!o) throw new WeftError('BAD_REQUEST', `${ev.type} for a ${ev.type === 'TEXT_MESSAGE_CONTENT' ? 'message' : 'tool call'} that is not open (send its START first).`, { path: '/events' });
+        if (o.delta.length + ev.delta.length > LIMITS.partChars) throw new WeftError('PAYLOAD_TOO_LARGE', `One message or step of a run holds at most ${LIMITS.partChars} characters.`, { path: '/events', limit: LIMITS.partChars });
         o.delta += ev.delta;
         o.seq = seq;
         live.push(ev);
