@@ -45,6 +45,15 @@ describe('the Build chat transcript (a fold of AG-UI run events)', () => {
     expect((t.runs.get('r1')!.items[0] as { text: string }).text).toBe('Hello');
     expect(t.apply({ type: 'STATE_DELTA', delta: [], metadata: { weft: { version: 2 } } })).toBeNull(); // not a run's
   });
+  it('a run read again from its stored transcript fills in what the live stream missed', () => {
+    const t = new Transcript();
+    for (const e of EVENTS.filter((_, i) => i !== 4 && i !== 10)) t.apply(e); // a delta and a result lost
+    expect((t.runs.get('r1')!.items[0] as { text: string }).text).toBe('Hel');
+    t.replace('r1', EVENTS);
+    expect((t.runs.get('r1')!.items[0] as { text: string }).text).toBe('Hello');
+    expect(runSummary(t.runs.get('r1')!)).toBe('1 step written, 1 refused, then fixed, 2 rounds');
+  });
+
   it('says what a step does from its text after a reload', () => {
     expect(describeArgs((EVENTS[7] as { delta: string }).delta)).toBe('add a section of 1 component /sections/hero');
     expect(describeArgs('{"ops":[')).toBe('a step that does not parse as JSON');

@@ -39,6 +39,14 @@ const seqOf = (ev: Ev): number => {
 export class Transcript {
   readonly runs = new Map<string, ChatRun>();
 
+  /** One run again from its stored transcript (a viewer whose stream dropped deltas meanwhile). */
+  replace(runId: string, events: Ev[]): void {
+    const before = this.runs.get(runId);
+    this.runs.delete(runId);
+    for (const e of events) this.apply(e);
+    if (!this.runs.has(runId) && before) this.runs.set(runId, before);
+  }
+
   /** Folds one event; returns the run it changed (null: not a run event, or already applied). */
   apply(ev: Ev): ChatRun | null {
     const runId = runIdOf(ev);

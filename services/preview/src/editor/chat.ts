@@ -102,7 +102,20 @@ export class BuildChat {
 
   private onEvent(ev: Record<string, unknown>): void {
     if (this.early) { this.early.push(ev); return; }
-    if (this.t.apply(ev as never)) this.schedule();
+    const run = this.t.apply(ev as never);
+    if (!run) return;
+    this.schedule();
+    // At its end, the run as kept: whatever this page's stream missed (a reconnect) is filled in.
+    if (ev['type'] === 'RUN_FINISHED' || ev['type'] === 'RUN_ERROR') void this.reload(run.runId);
+  }
+
+  private async reload(runId: string): Promise<void> {
+    try {
+      const r = await fetch(`${this.base}/v1/drafts/${encodeURIComponent(this.draftId)}/runs/${encodeURIComponent(runId)}`, { headers: this.auth(), cache: 'no-store' });
+      if (!r.ok) return;
+      this.t.replace(runId, ((await r.json()) as { events: Record<string, unknown>[] }).events as never);
+      this.schedule();
+    } catch { /* the live fold stays */ }
   }
 
   private auth(): Record<string, string> {
