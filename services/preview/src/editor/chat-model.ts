@@ -39,12 +39,17 @@ const seqOf = (ev: Ev): number => {
 export class Transcript {
   readonly runs = new Map<string, ChatRun>();
 
-  /** One run again from its stored transcript (a viewer whose stream dropped deltas meanwhile). */
-  replace(runId: string, events: Ev[]): void {
+  /** One run again from its stored transcript (a viewer whose stream dropped deltas meanwhile);
+   *  only a transcript that holds the run's end replaces what the stream showed. */
+  replace(runId: string, events: Ev[]): boolean {
     const before = this.runs.get(runId);
     this.runs.delete(runId);
     for (const e of events) this.apply(e);
-    if (!this.runs.has(runId) && before) this.runs.set(runId, before);
+    const after = this.runs.get(runId);
+    if (after && after.status !== 'running') return true;
+    if (before) this.runs.set(runId, before);
+    else this.runs.delete(runId);
+    return false;
   }
 
   /** Folds one event; returns the run it changed (null: not a run event, or already applied). */

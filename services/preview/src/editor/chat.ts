@@ -110,12 +110,17 @@ export class BuildChat {
   }
 
   private async reload(runId: string): Promise<void> {
-    try {
-      const r = await fetch(`${this.base}/v1/drafts/${encodeURIComponent(this.draftId)}/runs/${encodeURIComponent(runId)}`, { headers: this.auth(), cache: 'no-store' });
-      if (!r.ok) return;
-      this.t.replace(runId, ((await r.json()) as { events: Record<string, unknown>[] }).events as never);
-      this.schedule();
-    } catch { /* the live fold stays */ }
+    // The end is sent before it is stored: a read just after it may not hold it yet.
+    for (let i = 0; i < 5; i++) {
+      await new Promise((res) => setTimeout(res, 300 * (i + 1)));
+      try {
+        const r = await fetch(`${this.base}/v1/drafts/${encodeURIComponent(this.draftId)}/runs/${encodeURIComponent(runId)}`, { headers: this.auth(), cache: 'no-store' });
+        if (!r.ok) return;
+        const done = this.t.replace(runId, ((await r.json()) as { events: Record<string, unknown>[] }).events as never);
+        this.schedule();
+        if (done) return;
+      } catch { return; /* the live fold stays */ }
+    }
   }
 
   private auth(): Record<string, string> {
