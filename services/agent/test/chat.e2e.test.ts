@@ -90,8 +90,12 @@ describe('the Build chat', () => {
     const cy = (await admin.mintToken({ actor: { id: 'cy', kind: 'human' }, scopes: { oven: ['read', 'write'] } })).token;
     const errors: string[] = [];
     const p = await openChat(browser, session!.url, cy, errors, 'oven');
-    await p.fill('#wb-chat-brief', 'A long page, please.');
+    // Hostile text in a brief is shown as text, never as markup.
+    await p.fill('#wb-chat-brief', 'A long page, please. <img src=x onerror="document.title=\'owned\'"> </li><script>alert(1)</script>');
     await p.click('#wb-chat-build');
+    await p.waitForSelector('#wb-chat-log .wb-msg-user:has-text("<img src=x")');
+    expect(await p.locator('#wb-chat-log img, #wb-chat-log script').count()).toBe(0);
+    expect(await p.title()).not.toBe('owned');
     await p.waitForSelector('#wb-chat-log [data-step][data-status="applied"]', { timeout: 15_000 });
     await p.click('#wb-chat-stop');
     await p.waitForSelector('#wb-chat-log [data-summary]:has-text("Stopped")', { timeout: 15_000 });
