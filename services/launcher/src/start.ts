@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   let url: string;
   let closeHttp: () => Promise<void>;
   if (services.has('session')) {
-    // "Ask the agent": POST /agent/briefs, acting with the caller's token against this session.
+    // The Build chat's agent: POST /agent/briefs, acting with the caller's token against this session.
     let sessionUrl = '';
     const agent = agentHandler({ sessionUrl: () => sessionUrl, model: cfg.model.ok ? cfg.model.value : null });
     const session = await listen(

@@ -57,6 +57,12 @@ export class BuildChat {
     this.render();
   }
 
+  /** Puts the cursor in the brief box (the inspector's "Ask the agent about this"). */
+  focus(): void {
+    this.brief.focus();
+    this.host.scrollIntoView({ block: 'nearest' });
+  }
+
   /** A part picked in the preview (or the outline) scopes the next brief. */
   setScope(s: ChatScope | null): void {
     this.scope = s;
