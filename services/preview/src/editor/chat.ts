@@ -254,7 +254,7 @@ export class BuildChat {
     } else if (!it.ended || (over && out === null)) box.append(h('div', { class: 'wb-muted wb-step-what' }, 'cut off when the turn ended: nothing of it was written or kept'));
     else box.append(h('div', { class: 'wb-muted wb-step-what' }, describeArgs(it.args)));
     for (const o of out ?? []) {
-      if (o.held) box.append(h('div', { class: 'wb-line wb-muted' }, 'held until the step it waited for arrived'));
+      if (o.held) box.append(h('div', { class: 'wb-line wb-muted' }, o.status === 'refused' ? 'held for what it named; still waiting when the round ended, so it was refused' : 'held until the step it waited for arrived, then written with it'));
       for (const x of o.repairs.slice(0, 6)) box.append(h('div', { class: 'wb-line wb-step-repair' }, h('code', { class: 'wb-path' }, x.path), h('span', {}, `repaired: ${x.message}`)));
       for (const x of o.refused.slice(0, 6)) box.append(h('div', { class: 'wb-line wb-step-refusal' }, h('code', { class: 'wb-path' }, x.path), h('span', {}, `refused: ${x.message}`)));
       if (o.message && o.status !== 'applied') box.append(h('div', { class: 'wb-line wb-step-refusal' }, h('span', {}, o.message)));
