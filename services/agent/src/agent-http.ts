@@ -18,6 +18,10 @@ import type { ModelConfig } from './model-config.ts';
 import { catalogPromptText } from './prompt.ts';
 import { PeerBuildTransport } from './transport.ts';
 import type { BuildTransport } from './transport.ts';
+import { RunReporter } from './run-reporter.ts';
+import { RunStream } from './run-stream.ts';
+import { scopedPart } from './brief-request.ts';
+import type { AgUiEvent } from '@weft/protocol';
 
 export interface AgentDeps {
   /** Base URL of the session API (http://host:port); a function when known only after listen. */
@@ -80,40 +84,65 @@ export function agentHandler(deps: AgentDeps): Handler {
     const http = new WeftHttpClient(base(), token);
     const denied = await checkWrite(http, draftId);
     if (denied) return sendJson(res, denied.status, { error: denied.error });
+
+    // RFC 000 (click-to-scope): a scope that is not on the page is refused before the model runs.
+    if (scope) {
+      const d = (await http.getDraft(draftId)).draft;
+      if (scopedPart(d, scope) === null) return sendJson(res, 400, { error: { code: 'BAD_REQUEST', message: `The scope is not on the page: ${scope.componentId ? `no component "${scope.componentId}" in` : 'no'} section "${scope.sectionId}". Pick the part again, or clear the scope.`, path: scope.componentId ? '/scope/componentId' : '/scope/sectionId' } });
+    }
     if (active.size >= maxRuns) return fail(res, 'RATE_LIMITED', `The agent already runs ${maxRuns} briefs; retry when one has finished.`);
 
     const runId = `run-${randomUUID().slice(0, 12)}`;
     const turnId = `agent-${randomUUID().slice(0, 12)}`;
     const run: Run = { runId, turnId, draftId, scope: scope ?? null, status: 'running', startedAt: new Date().toISOString(), finishedAt: null, report: null, error: null, owner: digest(token) };
+    // The run is the session's (kept with the draft, on its stream); its id is the turn id.
+    const ac = new AbortController();
+    const reporter = new RunReporter({ sessionUrl: base(), token, draftId, runId: turnId, onCancel: () => ac.abort(new StopRequested()) });
+    try {
+      await reporter.open({ brief, scope: scope ?? null, model: deps.model?.model ?? null });
+    } catch (e) {
+      const err = e as Error & { code?: string; status?: number };
+      return sendJson(res, err.status ?? 500, { error: { code: err.code ?? 'INTERNAL', message: err.message } });
+    }
     runs.set(runId, run);
     for (const id of runs.keys()) if (runs.size > KEEP_RUNS && runs.get(id)!.status !== 'running') runs.delete(id);
-    const p = execute(run, http, brief, scope).finally(() => active.delete(runId));
+    const p = execute(run, http, brief, scope, reporter, ac).finally(() => active.delete(runId));
     active.set(runId, p);
     sendJson(res, 202, { runId, turnId, status: 'running' });
   };
 
-  const execute = async (run: Run, http: WeftHttpClient, brief: string, scope: BriefScope | undefined): Promise<void> => {
-    const ac = new AbortController();
+  const execute = async (run: Run, http: WeftHttpClient, brief: string, scope: BriefScope | undefined, reporter: RunReporter, ac: AbortController): Promise<void> => {
     const timer = setTimeout(() => ac.abort(new Error(`the run took longer than ${timeLimitMs} ms`)), timeLimitMs);
     let peer: WeftPeer | null = null;
+    const stream = new RunStream({ emit: (evs) => reporter.emit(evs), ghostOp: (op) => peer?.setGhost(op === null ? null : { op, partial: true }), prefix: run.turnId });
+    let last: AgUiEvent;
     try {
       // `agent: true`: it shares the caller's user id, so viewers tell it apart by this flag.
       const presence = { name: 'Agent', color: '#7c3aed', agent: true, selection: scope ?? null };
       peer = await WeftPeer.join({ url: base(), draftId: run.draftId, token: http.token, presence, timeoutMs: 10_000 });
-      const transport = turnTransport(new PeerBuildTransport(peer), http, run.draftId);
-      const complete = deps.complete ? deps.complete(ac.signal) : chatCompletions(deps.model!, { signal: ac.signal });
+      const transport = turnTransport(new PeerBuildTransport(peer));
+      const complete = stream.wrap(deps.complete ? deps.complete(ac.signal) : chatCompletions(deps.model!, { signal: ac.signal }));
       const report = await buildFromBrief({
         brief: scopedBrief(brief, peer.draft(), scope), transport, complete, systemPrompt: catalogPromptText(), turnId: run.turnId,
+        onStep: (rec) => stream.step(rec),
       });
       run.report = report;
-      run.status = 'done';
+      last = { type: 'RUN_FINISHED', result: runResult(report), outcome: { type: 'success' } } as unknown as AgUiEvent;
     } catch (e) {
-      run.status = 'failed';
+      const stopped = ac.signal.reason instanceof StopRequested;
       const code = typeof (e as { code?: unknown }).code === 'string' && (e as { code: string }).code in ErrorCode ? (e as { code: string }).code : ac.signal.aborted ? 'UNAVAILABLE' : 'INTERNAL';
       const reason = ac.signal.aborted ? String((ac.signal.reason as Error | undefined)?.message ?? 'time limit') : (e as Error).message;
-      run.error = { code, message: `The agent stopped: ${reason}` };
+      run.error = { code, message: stopped ? 'Stopped: someone pressed Stop.' : `The agent stopped: ${reason}` };
+      last = stopped ? { type: 'RUN_FINISHED', result: { stoppedBy: 'stop' }, outcome: { type: 'cancelled' } } as unknown as AgUiEvent : { type: 'RUN_ERROR', code, message: run.error.message } as AgUiEvent;
     } finally {
       clearTimeout(timer);
+    }
+    try {
+      stream.finish();
+      const summary = await reporter.end(last);
+      if (run.report) run.report.finished = summary;
+      run.status = run.report ? 'done' : 'failed';
+    } finally {
       run.finishedAt = new Date().toISOString();
       peer?.close();
     }
@@ -131,7 +160,7 @@ export function agentHandler(deps: AgentDeps): Handler {
 
   const handle = ((req: IncomingMessage, res: ServerResponse): boolean => {
     const path = (req.url ?? '').split('?')[0] ?? '';
-    if (path !== '/agent/briefs' && !path.startsWith('/agent/briefs/')) return false;
+    if (path !== '/agent/briefs' && !path.startsWith('/agent/briefs/') && path !== '/agent/model') return false;
     // Bearer tokens, no cookies: any origin may call (the Build view may be served elsewhere).
     res.setHeader('access-control-allow-origin', '*');
     if (req.method === 'OPTIONS') {
@@ -140,9 +169,11 @@ export function agentHandler(deps: AgentDeps): Handler {
     }
     const go = async (): Promise<void> => {
       if (path === '/agent/briefs' && req.method === 'POST') return start(req, res);
+      // The Build chat asks first: with no model it says exactly what to set, before anyone types.
+      if (path === '/agent/model' && req.method === 'GET') return sendJson(res, 200, deps.model || deps.complete ? { configured: true, model: deps.model?.model ?? 'test', message: null } : { configured: false, model: null, message: NO_MODEL_MESSAGE });
       const m = /^\/agent\/briefs\/([A-Za-z0-9-]{1,64})$/.exec(path);
       if (m && req.method === 'GET') return status(req, res, m[1]!);
-      return fail(res, 'NOT_FOUND', 'POST /agent/briefs or GET /agent/briefs/:runId.');
+      return fail(res, 'NOT_FOUND', 'POST /agent/briefs, GET /agent/briefs/:runId or GET /agent/model.');
     };
     go().catch((e: unknown) => {
       if (!res.headersSent) fail(res, 'INTERNAL', (e as Error).message);
@@ -156,23 +187,32 @@ export function agentHandler(deps: AgentDeps): Handler {
   return handle;
 }
 
-/** The peer writes; the turn is finished (RUN_FINISHED with its summary) through HTTP, and the
- *  step being written is the agent's ghost until the next one (cleared when the turn ends). */
-function turnTransport(peer: PeerBuildTransport, http: WeftHttpClient, draftId: string): BuildTransport {
+/** The peer writes; the step being written is the agent's ghost until the next one. The turn is
+ *  finished by the run's last event (RunReporter.end), not here. */
+function turnTransport(peer: PeerBuildTransport): BuildTransport {
   return {
     draft: () => peer.draft(),
     async submit(ops, opts) {
       peer.ghost(ops[0] ?? null);
       return peer.submit(ops, opts);
     },
-    async finishTurn(turnId) {
-      peer.ghost(null);
-      return (await http.finishTurn(draftId, turnId)).summary;
-    },
     presence: (p) => peer.presence(p),
     ghost: (op) => peer.ghost(op),
     close: () => peer.close(),
   };
+}
+
+/** Someone pressed Stop (the session told the reporter). */
+class StopRequested extends Error {
+  constructor() {
+    super('stopped');
+  }
+}
+
+/** RUN_FINISHED's result: the turn in figures (the session adds its own op counts). */
+function runResult(r: BuildReport): Record<string, number | string> {
+  const n = (s: string): number => r.steps.filter((x) => x.status === s).length;
+  return { rounds: r.rounds, written: n('applied') + n('repaired'), repaired: n('repaired'), refusedSteps: n('refused') + n('unreadable') + n('over-budget'), acceptance: Math.round(r.acceptance * 1000) / 1000, stoppedBy: r.stoppedBy, notes: r.said.length };
 }
 
 /** null when the token may write the draft; else the session's own refusal (status and error). */

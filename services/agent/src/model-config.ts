@@ -12,7 +12,7 @@ export interface ModelConfig {
 }
 
 export const modelEnv = {
-  WEFT_MODEL_URL: optionalUrl('Base URL of an OpenAI-compatible API (…/v1); with WEFT_MODEL it turns on "Ask the agent" (POST /agent/briefs)', ['http', 'https']),
+  WEFT_MODEL_URL: optionalUrl('Base URL of an OpenAI-compatible API (…/v1); with WEFT_MODEL it turns on the agent of the Build chat (POST /agent/briefs)', ['http', 'https']),
   WEFT_MODEL: optional('Model name sent as "model"'),
   WEFT_MODEL_KEY: optional('Bearer key for the endpoint', { secret: true }),
   WEFT_MODEL_STREAM: bool('Ask for a streamed answer; 0 = one whole answer', true),

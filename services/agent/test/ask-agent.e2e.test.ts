@@ -154,7 +154,7 @@ describe('POST /agent/briefs', () => {
     expect(model.requests.length).toBe(calls);
   });
 
-  it('the Build view\'s button sends the selected component\'s brief; the feed shows the run and the preview the change', async () => {
+  it('the Build view\'s button scopes the Build chat to the selected component; the chat shows the run and the preview the change', async () => {
     const { token } = await admin.mintToken({ actor: { id: 'bea', kind: 'human' }, scopes: { ask: ['read', 'write'] } });
     const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
     try {
@@ -166,12 +166,15 @@ describe('POST /agent/briefs', () => {
       await page.press('#wb-token', 'Enter');
       await page.click('#wb-outline [data-key="hero/lede"]', { timeout: 15_000 });
       await page.waitForSelector('#wb-inspector .wb-insp-head code:text-is("lede")');
-      await page.click('#wb-inspector .wb-ask summary');
-      await page.fill('#wb-brief', 'Make the lede concrete.');
       await page.click('#wb-ask');
-      await page.waitForSelector('#wb-feed .wb-item:has-text("started on lede")', { timeout: 10_000 });
-      await page.waitForSelector('#wb-feed .wb-item:has-text("finished: 1 step applied")', { timeout: 15_000 });
-      await page.waitForSelector('#wb-feed .wb-item:has-text("Made the lede concrete.")');
+      await page.waitForSelector('#wb-chat-scope:has-text("Text “lede” in section hero")');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('wb-chat-brief');
+      await page.fill('#wb-chat-brief', 'Make the lede concrete.');
+      await page.click('#wb-chat-build');
+      await page.waitForSelector('#wb-chat-log .wb-chip:has-text("scoped to Text “lede” in section hero")', { timeout: 10_000 });
+      await page.waitForSelector('#wb-chat-log [data-summary]:has-text("Done: 1 step written, 1 round")', { timeout: 15_000 });
+      await page.waitForSelector('#wb-chat-log .wb-msg-agent:has-text("Made the lede concrete.")');
+      await page.waitForSelector('#wb-feed .wb-item:has-text("turn finished")');
       await page.frameLocator('#wb-frame').locator('[data-component-id="lede"]:has-text("Roasted on Monday")').waitFor({ timeout: 10_000 });
       const user = model.requests.at(-1)!.messages.find((m) => m.role === 'user')!.content;
       expect(user).toContain('/sections/hero/components/lede');

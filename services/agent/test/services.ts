@@ -42,8 +42,9 @@ export async function startSession(db: TestDatabase | null, admin: string, env: 
 export interface ModelRequest { messages: { role: string; content: string }[]; stream: boolean }
 
 /** An OpenAI-compatible /chat/completions that replays answers, streamed as SSE deltas: the
- *  list in turn (the last one again when it runs out), or what `answer` says for each request. */
-export function fakeModel(answers: string[] | ((req: ModelRequest) => string)): Promise<{ url: string; server: Server; requests: ModelRequest[] }> {
+ *  list in turn (the last one again when it runs out), or what `answer` says for each request;
+ *  `pace` streams them in `chunkChars` pieces `delayMs` apart (a model writing as it thinks). */
+export function fakeModel(answers: string[] | ((req: ModelRequest) => string), pace: { chunkChars?: number; delayMs?: number } = {}): Promise<{ url: string; server: Server; requests: ModelRequest[] }> {
   const requests: ModelRequest[] = [];
   let i = 0;
   const server = createServer((req, res) => {
@@ -62,8 +63,19 @@ export function fakeModel(answers: string[] | ((req: ModelRequest) => string)): 
         return;
       }
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      for (let at = 0; at < text.length; at += 23) res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: text.slice(at, at + 23) } }] })}\n\n`);
-      res.end('data: [DONE]\n\n');
+      const size = pace.chunkChars ?? 23;
+      const chunks: string[] = [];
+      for (let at = 0; at < text.length; at += size) chunks.push(`data: ${JSON.stringify({ choices: [{ delta: { content: text.slice(at, at + size) } }] })}\n\n`);
+      // Slowly, when asked: a model writing token by token, so viewers can see a step being written.
+      const next = (): void => {
+        if (res.destroyed) return;
+        const c = chunks.shift();
+        if (c === undefined) { res.end('data: [DONE]\n\n'); return; }
+        res.write(c);
+        if (pace.delayMs) setTimeout(next, pace.delayMs);
+        else next();
+      };
+      next();
     });
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {

@@ -22,7 +22,7 @@ export const CONFIG_SECTIONS: readonly EnvSection[] = [
   { title: 'Preview, standalone (`services/preview/src/main.ts`)', intro: 'Only the standalone preview process reads these; under the launcher the session\'s PORT, HOST, DATABASE_URL and NATS_URL apply.', spec: previewStandaloneEnv },
   { title: 'Checkpointer', intro: 'Snapshots behind the log.', spec: checkpointerEnv },
   { title: 'Checkpointer, standalone (`services/checkpointer/src/main.ts`)', intro: 'Only the standalone checkpointer process reads these.', spec: checkpointerStandaloneEnv },
-  { title: 'Agent model ("Ask the agent")', intro: 'An OpenAI-compatible endpoint; unset = the agent door answers that no model is configured.', spec: modelEnv },
+  { title: 'Agent model (the Build chat)', intro: 'An OpenAI-compatible endpoint; unset = the Build chat and the agent door say that no model is configured and which variables to set.', spec: modelEnv },
 ];
 
 export function configDocs(): string {

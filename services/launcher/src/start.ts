@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   const registry = createRegistry();
 
   const preview = services.has('preview')
-    ? buildPreview({ store, tokens, bus, log: logger('preview'), registry }, { ...cfg.preview, adminToken })
+    ? buildPreview({ store, tokens, bus, log: logger('preview'), registry }, { ...cfg.preview, adminToken, agent: services.has('session') })
     : null;
   const checkpointer = services.has('checkpointer')
     ? buildCheckpointer({ store, bus, log: logger('checkpointer'), onCheckpoint: checkpointerMetrics(registry) }, cfg.checkpointer)
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   let url: string;
   let closeHttp: () => Promise<void>;
   if (services.has('session')) {
-    // "Ask the agent": POST /agent/briefs, acting with the caller's token against this session.
+    // The Build chat's agent: POST /agent/briefs, acting with the caller's token against this session.
     let sessionUrl = '';
     const agent = agentHandler({ sessionUrl: () => sessionUrl, model: cfg.model.ok ? cfg.model.value : null });
     const session = await listen(

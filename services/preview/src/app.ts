@@ -37,6 +37,8 @@ export interface PreviewDeps {
 export interface PreviewConfig {
   /** Where the browser calls the session API; '' = same origin. */
   sessionUrl?: string;
+  /** The reference agent (`/agent/*`) is mounted beside the session (`npm start`): the Build chat asks it. */
+  agent?: boolean;
   /** The session's admin token, accepted like a minted token (it is not in the token table). */
   adminToken?: string | null;
   /** HMAC key for view tickets; default random per process (tickets then die with it). */
@@ -277,7 +279,7 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
       const id = m[1]!;
       const connect = sessionUrl === '' ? '' : ` ${new URL(sessionUrl).origin}`;
       const csp = `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; connect-src 'self'${connect}; frame-src 'self'; form-action 'none'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'`;
-      const html = buildPage({ draftId: id, sessionUrl, csp, css: [assetUrl('base.css'), assetUrl('build.css')], script: assetUrl('build.js'), editor: `/preview/assets/editor.js?v=${(await editorBundle()).hash}`, catalog });
+      const html = buildPage({ draftId: id, sessionUrl, agent: config.agent === true, csp, css: [assetUrl('base.css'), assetUrl('build.css')], script: assetUrl('build.js'), editor: `/preview/assets/editor.js?v=${(await editorBundle()).hash}`, catalog });
       send(res, 200, 'text/html; charset=utf-8', html, { 'content-security-policy': csp, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
     } },
   ];

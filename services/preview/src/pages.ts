@@ -3,7 +3,7 @@
 import { defaultCatalog } from '@weft/core';
 import { escapeHtml } from '@weft/render';
 
-export interface BuildPageOptions { draftId: string; sessionUrl: string; csp: string; css: string[]; script: string; editor: string; catalog: string }
+export interface BuildPageOptions { draftId: string; sessionUrl: string; agent?: boolean; csp: string; css: string[]; script: string; editor: string; catalog: string }
 
 /**
  * The catalog the editor builds its props panel and palette from, as JSON safe inside a
@@ -37,7 +37,7 @@ ${o.css.map((h) => `<link rel="stylesheet" href="${a(h)}">`).join('\n')}
 <script src="${a(o.editor)}" type="module"></script>
 <script type="application/json" id="wb-catalog">${o.catalog}</script>
 </head>
-<body class="wb" data-draft-id="${a(o.draftId)}" data-session-url="${a(o.sessionUrl)}">
+<body class="wb" data-draft-id="${a(o.draftId)}" data-session-url="${a(o.sessionUrl)}"${o.agent ? ' data-agent="1"' : ''}>
 <header class="wb-bar">
   <div class="wb-brand"><span class="wb-logo" aria-hidden="true"></span>Weft <span class="wb-sep">/</span> <strong id="wb-title">${a(o.draftId)}</strong></div>
   <div class="wb-status" id="wb-status" role="status">connecting…</div>
@@ -89,6 +89,7 @@ ${o.css.map((h) => `<link rel="stylesheet" href="${a(h)}">`).join('\n')}
     </div>
   </section>
   <aside class="wb-side">
+    <section class="wb-panel wb-chat" id="wb-chat" aria-label="Build chat"></section>
     <section class="wb-panel wb-inspector-panel" aria-labelledby="wb-inspector-h">
       <h2 id="wb-inspector-h">Inspector</h2>
       <div id="wb-inspector" class="wb-inspector"><p class="wb-muted wb-empty">Connecting the editor…</p></div>

@@ -14,6 +14,9 @@ import { registerOps } from './http/ops.ts';
 import { sendError } from './http/respond.ts';
 import { Router } from './http/router.ts';
 import { registerStream } from './http/stream.ts';
+import { registerRuns } from './http/runs.ts';
+import { interruptRuns, Runs } from './live/runs.ts';
+import type { FinalEvent } from './context.ts';
 import { SessionManager } from './live/sessions.ts';
 import { SseHub } from './live/sse.ts';
 import { Turns } from './live/turns.ts';
@@ -136,11 +139,13 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
     });
     ownership.start();
   }
-  const finishTurn = (draftId: string, turnId: string): Record<string, number> | null => {
+  const finishTurn = (draftId: string, turnId: string, final?: FinalEvent): Record<string, number> | null => {
     const done = turns.finish(draftId, turnId, now());
     if (!done) return null;
     const room = rooms.peek(draftId);
     room?.turnFinished(done.actor);
+    // An agent run ends its turn with its own last event (RUN_FINISHED with its result, or RUN_ERROR).
+    if (final) done.events = done.events.map((e) => (e.type === 'RUN_FINISHED' ? final(e, done.summary) : e));
     // Not a new version: SSE frames without an id (the hub would skip a repeated version).
     notify(draftId, room?.committedVersion ?? 0, done.events);
     deps.sessions.finishTurn(`${draftId}/${turnId}`, { opCount: done.summary['ops'] ?? 0, summary: done.summary })
@@ -153,7 +158,10 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
   const ctx: Ctx = {
     config, store: deps.store, tokens: deps.tokens, sessions, bus: deps.bus, now, log,
     auth: new Auth(config.adminToken, deps.tokens, now), rooms, sse, turns, metrics, finishTurn, ownership, followers, notify,
+    runs: new Runs(),
   };
+  // Runs left running by a process that ended (single node: nobody else can be running them).
+  if (!ownership) void interruptRuns(ctx).catch((e: unknown) => log.warn('closing interrupted runs failed', { error: String(e) }));
   metrics.gauge('weft_rooms_open', 'Drafts loaded in memory', () => rooms.size);
   metrics.gauge('weft_sse_clients', 'Open SSE streams', () => sse.count);
   metrics.gauge('weft_sessions_open', 'Open build sessions', () => sessions.count);
@@ -166,6 +174,7 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
   registerOps(router, ctx);
   registerStream(router, ctx);
   registerExport(router, ctx);
+  registerRuns(router, ctx);
 
   const upgraders: ((req: IncomingMessage, socket: Duplex, head: Buffer) => boolean)[] = [];
   for (const ext of extensions) {

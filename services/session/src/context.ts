@@ -11,6 +11,11 @@ import type { Turns } from './live/turns.ts';
 import type { SessionManager } from './live/sessions.ts';
 import type { Ownership } from './cluster/ownership.ts';
 import type { Followers } from './cluster/followers.ts';
+import type { Runs } from './live/runs.ts';
+import type { RunFinishedEvent } from '@weft/protocol';
+
+/** Replaces a finished turn's RUN_FINISHED (an agent run's own last event). */
+export type FinalEvent = (finished: RunFinishedEvent, summary: Record<string, number>) => AgUiEvent;
 
 export interface Deps {
   store: EventStore;
@@ -45,5 +50,7 @@ export interface Ctx {
   /** Events that are not a version (reader actions, refusals): to viewers here and on every node. */
   notify(draftId: string, head: number, events: AgUiEvent[]): void;
   /** Ends an agent turn: RUN_FINISHED on the stream and the bus; null if it was not open. */
-  finishTurn(draftId: string, turnId: string): Record<string, number> | null;
+  finishTurn(draftId: string, turnId: string, final?: FinalEvent): Record<string, number> | null;
+  /** Agent runs being streamed on this node (live/runs.ts). */
+  runs: Runs;
 }

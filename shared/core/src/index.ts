@@ -10,6 +10,7 @@ export type { PointerError } from './pointer.ts';
 export { parsePointer, formatPointer, escapeSegment, getAt, arrayIndex, FORBIDDEN_SEGMENTS } from './pointer.ts';
 export type { ValueLimits, ValueProblem, ParseLimits, ParseError } from './json.ts';
 export { parseJsonSafe, sanitizeJson, cloneJson, jsonEqual, nestsDeeperThan } from './json.ts';
+export { storable, keepable, clipText } from './text.ts';
 export { editDistance, nearest } from './distance.ts';
 export type { UrlKind } from './url.ts';
 export { isAllowedUrl } from './url.ts';

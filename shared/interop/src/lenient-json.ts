@@ -170,3 +170,110 @@ class Parser {
     return n;
   }
 }
+
+/**
+ * The value a JSON prefix has so far (a step the model is still writing): open strings, arrays
+ * and objects are closed where the text stops, a key without its value is left out, a literal
+ * cut short is left out. For ghosts only — never validated, never stored. Forgiving like
+ * parseLenient (trailing commas, raw control characters); null when the text is not JSON-like.
+ */
+export function parsePartial(text: string): Json | null {
+  const p = new PartialParser(text);
+  try {
+    const v = p.value(0);
+    return v === undefined ? null : v;
+  } catch (e) {
+    if (e instanceof SyntaxErrorAt) return null;
+    throw e;
+  }
+}
+
+class PartialParser extends Parser {
+  /** The text ended inside the value being read. */
+  cut = false;
+  constructor(s: string) {
+    super(s, 0);
+  }
+  private atEnd(): boolean {
+    this.ws();
+    if (this.i >= this.s.length) this.cut = true;
+    return this.cut;
+  }
+  override value(depth: number): Json {
+    if (this.atEnd()) return undefined as unknown as Json;
+    const c = this.s[this.i];
+    if (c === '{') return this.object(depth);
+    if (c === '[') return this.array(depth);
+    if (c === '"') return this.string();
+    const rest = this.s.slice(this.i);
+    if (rest.length < 5 && ['true', 'false', 'null'].some((w) => w.startsWith(rest))) {
+      this.i = this.s.length;
+      this.cut = true;
+      return undefined as unknown as Json;
+    }
+    const v = super.value(depth);
+    if (this.i >= this.s.length) this.cut = true; // a number may go on
+    return v;
+  }
+  override object(depth: number): Json {
+    if (depth > 64) this.fail('nesting too deep');
+    this.i++;
+    const out: { [k: string]: Json } = {};
+    for (;;) {
+      if (this.atEnd()) return out;
+      if (this.s[this.i] === '}') { this.i++; return out; }
+      if (this.s[this.i] === ',') { this.i++; continue; }
+      if (this.s[this.i] !== '"') this.fail('expected a "key"');
+      const key = this.string();
+      if (this.cut || this.atEnd()) return out;
+      if (this.s[this.i] !== ':') this.fail('expected ":"');
+      this.i++;
+      const v = this.value(depth + 1);
+      if (v !== undefined && !FORBIDDEN.has(key)) out[key] = v;
+      if (this.cut) return out;
+    }
+  }
+  override array(depth: number): Json {
+    if (depth > 64) this.fail('nesting too deep');
+    this.i++;
+    const out: Json[] = [];
+    for (;;) {
+      if (this.atEnd()) return out;
+      if (this.s[this.i] === ']') { this.i++; return out; }
+      if (this.s[this.i] === ',') { this.i++; continue; }
+      const v = this.value(depth + 1);
+      if (v !== undefined) out.push(v);
+      if (this.cut) return out;
+    }
+  }
+  override string(): string {
+    this.i++;
+    let out = '';
+    while (this.i < this.s.length) {
+      const c = this.s[this.i]!;
+      if (c === '"') { this.i++; return out; }
+      if (c === '\\') {
+        if (this.i + 1 >= this.s.length) break;
+        const e = this.s[this.i + 1]!;
+        if (e === 'u') {
+          const hex = this.s.slice(this.i + 2, this.i + 6);
+          if (hex.length < 4) break;
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail('bad \\u escape');
+          out += String.fromCharCode(parseInt(hex, 16));
+          this.i += 6;
+          continue;
+        }
+        const m: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+        if (!Object.hasOwn(m, e)) this.fail('bad escape');
+        out += m[e];
+        this.i += 2;
+        continue;
+      }
+      out += c;
+      this.i++;
+    }
+    this.i = this.s.length;
+    this.cut = true;
+    return out;
+  }
+}

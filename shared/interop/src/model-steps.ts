@@ -46,6 +46,12 @@ export class StepReader {
   /** Inside a ```surface fence: its info string, body lines so far and the line it opened on. */
   #fence: { info: string; lines: string[]; line: number; cur: string; inInfo: boolean } | null = null;
 
+  /** The text of the top-level value being read now (null between values, in prose or a fence):
+   *  what a ghost of the step being written is drawn from. */
+  get pending(): string | null {
+    return this.#depth > 0 && this.#fence === null ? this.#buf : null;
+  }
+
   push(chunk: string): Step[] {
     const out: Step[] = [];
     for (const ch of chunk) {

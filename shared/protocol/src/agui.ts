@@ -8,20 +8,49 @@ export interface WeftEventMeta {
   opId?: string;
   actor?: string;
   turnId?: string | null;
+  /** An agent run's events (runs.ts): the run (= its turn id) and the event's place in it. */
+  runId?: string;
+  seq?: number;
 }
 
 interface Base { timestamp?: number; metadata?: { weft: WeftEventMeta } }
 
 export interface StateSnapshotEvent extends Base { type: 'STATE_SNAPSHOT'; snapshot: Json }
 export interface StateDeltaEvent extends Base { type: 'STATE_DELTA'; delta: Op[] }
-export interface RunStartedEvent extends Base { type: 'RUN_STARTED'; threadId: string; runId: string }
+/** AG-UI's RunAgentInput, as far as a run of ours fills it: the brief is the one user message. */
+export interface RunInput {
+  threadId: string;
+  runId: string;
+  messages: { id: string; role: 'user'; content: string }[];
+  tools: [];
+  context: [];
+  forwardedProps?: Json;
+}
+export interface RunStartedEvent extends Base { type: 'RUN_STARTED'; threadId: string; runId: string; input?: RunInput }
+export type RunOutcome = { type: 'success' } | { type: 'cancelled' };
 export interface RunFinishedEvent extends Base {
-  type: 'RUN_FINISHED'; threadId: string; runId: string; result?: Json;
+  type: 'RUN_FINISHED'; threadId: string; runId: string; result?: Json; outcome?: RunOutcome;
 }
 export interface RunErrorEvent extends Base { type: 'RUN_ERROR'; message: string; code?: string }
 export interface CustomEvent extends Base { type: 'CUSTOM'; name: CustomEventName; value: Json }
+// What a model-driven run streams (runs.ts): the model's notes and each step as it is written.
+export interface TextMessageStartEvent extends Base { type: 'TEXT_MESSAGE_START'; messageId: string; role: 'assistant' }
+export interface TextMessageContentEvent extends Base { type: 'TEXT_MESSAGE_CONTENT'; messageId: string; delta: string }
+export interface TextMessageEndEvent extends Base { type: 'TEXT_MESSAGE_END'; messageId: string }
+export interface ToolCallStartEvent extends Base { type: 'TOOL_CALL_START'; toolCallId: string; toolCallName: string; parentMessageId?: string }
+export interface ToolCallArgsEvent extends Base { type: 'TOOL_CALL_ARGS'; toolCallId: string; delta: string }
+export interface ToolCallEndEvent extends Base { type: 'TOOL_CALL_END'; toolCallId: string }
+/** `content`: JSON text of the step's outcome (StepOutcome in runs.ts). */
+export interface ToolCallResultEvent extends Base { type: 'TOOL_CALL_RESULT'; messageId: string; toolCallId: string; content: string; role: 'tool' }
+/** A refusal round of the turn (the model asked again with the refusals). */
+export interface StepStartedEvent extends Base { type: 'STEP_STARTED'; stepName: string }
+export interface StepFinishedEvent extends Base { type: 'STEP_FINISHED'; stepName: string }
+export type RunEvent =
+  | TextMessageStartEvent | TextMessageContentEvent | TextMessageEndEvent
+  | ToolCallStartEvent | ToolCallArgsEvent | ToolCallEndEvent | ToolCallResultEvent
+  | StepStartedEvent | StepFinishedEvent;
 export type AgUiEvent =
-  | StateSnapshotEvent | StateDeltaEvent | RunStartedEvent | RunFinishedEvent | RunErrorEvent | CustomEvent;
+  | StateSnapshotEvent | StateDeltaEvent | RunStartedEvent | RunFinishedEvent | RunErrorEvent | CustomEvent | RunEvent;
 
 /** CUSTOM event names, namespaced so other AG-UI consumers can ignore them. */
 export const CustomEventName = {
@@ -32,6 +61,8 @@ export const CustomEventName = {
   epoch: 'weft.epoch',
   /** A reader's control or button event (A2UI v0.9 client→server `action`), for agents. */
   action: 'weft.action',
+  /** Someone asked to stop a run (POST …/runs/:runId/cancel); the agent ends it. */
+  runCancel: 'weft.run.cancel',
 } as const;
 export type CustomEventName = (typeof CustomEventName)[keyof typeof CustomEventName];
 

@@ -5,8 +5,12 @@ export {
 } from './agui.ts';
 export type {
   AgUiEvent, StateSnapshotEvent, StateDeltaEvent, RunStartedEvent, RunFinishedEvent, RunErrorEvent,
-  CustomEvent, WeftEventMeta, StepLike, ReaderAction,
+  CustomEvent, WeftEventMeta, StepLike, ReaderAction, RunInput, RunOutcome, RunEvent,
+  TextMessageStartEvent, TextMessageContentEvent, TextMessageEndEvent, ToolCallStartEvent, ToolCallArgsEvent,
+  ToolCallEndEvent, ToolCallResultEvent, StepStartedEvent, StepFinishedEvent,
 } from './agui.ts';
+export type { RunStatus, RunScope, RunView, RunWithEvents, CreateRunRequest, ReportEventsResponse, StepOutcome, GhostValue, RunEventError } from './runs.ts';
+export { parseReportedEvents, RUN_ID, RunLimits } from './runs.ts';
 export type {
   Scope, ActorKind, MintTokenRequest, MintTokenResponse, CreateDraftRequest, DraftResponse,
   SubmitOpsRequest, SubmitOpsResponse, UndoRequest, StepView, EventsResponse, VersionEntry,

@@ -264,6 +264,37 @@ export function runStoreContract(name: string, factory: () => Promise<StoreHandl
       expect(await sessions.closeIdleSessions(1)).toContain(idle);
     });
 
+    it('keeps agent runs with their transcripts, newest first; ends a run once; deletes them with the draft', async () => {
+      const id = await newDraft();
+      const runs = store.runs;
+      const a = await runs.create({ draftId: id, runId: 'r1', actor: 'u1', brief: 'A bakery', scope: { sectionId: 'hero', componentId: 'title' }, model: 'm' });
+      expect(a).toMatchObject({ runId: 'r1', draftId: id, status: 'running', scope: { sectionId: 'hero', componentId: 'title' }, cancelRequested: false, finishedAt: null });
+      expect(await runs.create({ draftId: id, runId: 'r1', actor: 'u2', brief: 'again', scope: null, model: null })).toBeNull();
+      const ev = (type: string, extra: Record<string, unknown> = {}) => ({ type, ...extra }) as never;
+      await runs.append(id, 'r1', [{ seq: 1, event: ev('RUN_STARTED', { threadId: id, runId: 'r1' }) }, { seq: 2, event: ev('TEXT_MESSAGE_START', { messageId: 'm', role: 'assistant' }) }]);
+      expect(await runs.nextSeq(id, 'r1')).toBe(3);
+      await runs.append(id, 'r1', [{ seq: 3, event: ev('TEXT_MESSAGE_CONTENT', { messageId: 'm', delta: 'Hello 🍞' }) }]);
+      await expect(runs.append(id, 'r1', [{ seq: 3, event: ev('TEXT_MESSAGE_END', { messageId: 'm' }) }])).rejects.toThrow();
+      expect((await runs.events(id, 'r1')).map((e: { type: string }) => e.type)).toEqual(['RUN_STARTED', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT']);
+      expect((await runs.running()).map((r) => r.runId)).toContain('r1');
+      expect(await runs.requestCancel(id, 'r1')).toBe(true);
+      expect(await runs.finish(id, 'r1', { status: 'cancelled', result: { steps: 1 } })).toBe(true);
+      expect(await runs.finish(id, 'r1', { status: 'failed', error: { code: 'X', message: 'late' } })).toBe(false);
+      expect(await runs.requestCancel(id, 'r1')).toBe(false);
+      await new Promise((r) => setTimeout(r, 5));
+      await runs.create({ draftId: id, runId: 'r2', actor: 'u1', brief: 'Second', scope: null, model: null });
+      const recent = await runs.recent(id, 10);
+      expect(recent.map((r) => r.runId)).toEqual(['r2', 'r1']);
+      expect(recent[1]).toMatchObject({ status: 'cancelled', result: { steps: 1 }, cancelRequested: true, error: null });
+      expect(recent[1]!.finishedAt).not.toBeNull();
+      expect(recent[1]!.events).toHaveLength(3);
+      expect(recent[0]!.events).toEqual([]);
+      expect(await runs.get(id, 'nope')).toBeNull();
+      expect(await store.deleteDraft(id)).toBe(true);
+      expect(await runs.recent(id, 10)).toEqual([]);
+      expect(await runs.events(id, 'r1')).toEqual([]);
+    });
+
     it('deletes a draft with its log, snapshots, sessions and turns; a second delete reports false', async () => {
       const id = await newDraft();
       const other = await newDraft();

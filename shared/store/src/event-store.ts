@@ -16,14 +16,18 @@ import { readStepViewsText } from './read-step-views.ts';
 import type { RoomLoad } from './load-room.ts';
 import { actorOpsSinceTurn, turnOpCount } from './turn-op-count.ts';
 import { markPublished, unpublished } from './published.ts';
+import { RunStore } from './run-store.ts';
 
 export class EventStore {
   readonly db: Kysely<DB>;
   /** All drafts' appends of a tick in one statement (at most two in flight). */
   readonly commits: GroupCommit;
+  /** Agent runs and their transcripts (kept with the draft, deleted with it). */
+  readonly runs: RunStore;
   constructor(db: Kysely<DB>) {
     this.db = db;
     this.commits = new GroupCommit(db);
+    this.runs = new RunStore(db);
   }
 
   /** A trivial query: is the database answering? (health checks) */
@@ -32,7 +36,7 @@ export class EventStore {
   createDraft(d: { id: string; title: string; createdBy: string }): Promise<Result<DraftMeta, 'exists'>> { return createDraft(this.db, d); }
   getDraft(id: string): Promise<DraftMeta | null> { return getDraft(this.db, id); }
   listDrafts(opts?: { limit?: number }): Promise<DraftMeta[]> { return listDrafts(this.db, opts); }
-  /** Deletes the draft with its log, snapshots, sessions and turns; false when there was none. */
+  /** Deletes the draft with its log, snapshots, sessions, turns and runs; false when there was none. */
   deleteDraft(id: string): Promise<boolean> { return deleteDraft(this.db, id); }
 
   /**

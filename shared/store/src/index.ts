@@ -1,4 +1,5 @@
-export type { DB, DraftsTable, EventsTable, SnapshotsTable, TokensTable, SessionsTable, TurnsTable } from './schema.ts';
+export type { DB, DraftsTable, EventsTable, SnapshotsTable, TokensTable, SessionsTable, TurnsTable, RunsTable, RunEventsTable } from './schema.ts';
+export { RunStore } from './run-store.ts';
 export { connectPostgres } from './connect-postgres.ts';
 export type { Connection, ConnectOptions } from './connect-postgres.ts';
 export { DamagedDataDir, openPGlite } from './pglite.ts';

@@ -1,4 +1,4 @@
-// Kysely table types for migrations/src/2026_11_29_000001_init.ts.
+// Kysely table types for migrations/src/*.ts (init, then the later ones' columns and tables).
 // int8 columns are `string | number` on read: postgres.js returns strings, PGlite numbers.
 // The repository layer converts them (see rows.ts); callers never see these types' quirks.
 import type { ColumnType } from 'kysely';
@@ -91,6 +91,28 @@ export interface TurnsTable {
   summary: ColumnType<Json | null, Json | null | undefined, Json | null>;
 }
 
+export interface RunsTable {
+  draft_id: string;
+  id: string;
+  actor: string;
+  status: ColumnType<'running' | 'done' | 'failed' | 'cancelled', 'running' | undefined, 'running' | 'done' | 'failed' | 'cancelled'>;
+  brief: string;
+  scope: ColumnType<Json | null, Json | null | undefined, Json | null>;
+  model: ColumnType<string | null, string | null | undefined, string | null>;
+  started_at: Stamp;
+  finished_at: StampNull;
+  result: ColumnType<Json | null, Json | null | undefined, Json | null>;
+  error: ColumnType<Json | null, Json | null | undefined, Json | null>;
+  cancel_requested: ColumnType<boolean, boolean | undefined, boolean>;
+}
+
+export interface RunEventsTable {
+  draft_id: string;
+  run_id: string;
+  seq: number;
+  event: Jsonb;
+}
+
 export interface DB {
   drafts: DraftsTable;
   events: EventsTable;
@@ -98,5 +120,7 @@ export interface DB {
   tokens: TokensTable;
   sessions: SessionsTable;
   turns: TurnsTable;
+  runs: RunsTable;
+  run_events: RunEventsTable;
 }
 

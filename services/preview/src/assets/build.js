@@ -63,6 +63,8 @@
   function isOrderBookkeeping(n) { return n.rule === 'rewrote_path' && /^\/order\/(-|\d+)$/.test(n.path || ''); }
 
   function onEvent(ev) {
+    // Every event also goes to the editor's Build chat (agent runs: notes, steps, ghosts).
+    document.dispatchEvent(new CustomEvent('weft:agui', { detail: ev }));
     var meta = (ev.metadata && ev.metadata.weft) || {};
     var v = meta.version;
     switch (ev.type) {

@@ -23,6 +23,8 @@ import type { Typing } from './typing-echo.ts';
 import { describeStep, setKindNames } from './sentences.ts';
 import type { StepLike } from './sentences.ts';
 import { loadHistory } from './history.ts';
+import { BuildChat } from './chat.ts';
+import type { ChatScope } from './chat.ts';
 
 interface Entry { name: string; group: string; description: string; props: Record<string, unknown>; children: ChildrenPolicy; example: JsonObject }
 interface Ready { token: string; write: boolean; actor: { id: string; kind: string } }
@@ -66,6 +68,13 @@ let echo: TypingEcho | null = null;
 /** What was being typed when the doc was replaced (an epoch change): typed again into the new one. */
 let retype: { key: string; value: string } | null = null;
 
+// The Build chat (chat.ts): its transcript follows the draft's stream; a pick scopes its brief.
+const chat = new BuildChat($('wb-chat'), document.body.getAttribute('data-draft-id') ?? '', document.body.getAttribute('data-session-url') || location.origin);
+const scopeName = (s: ChatScope): string => {
+  const c = s.componentId ? draft.sections[s.sectionId]?.components[s.componentId] : undefined;
+  return c ? `${c.component} “${s.componentId}” in section ${s.sectionId}` : s.componentId ? `“${s.componentId}” in section ${s.sectionId}` : `section ${s.sectionId}`;
+};
+document.addEventListener('weft:ready', (e) => void chat.start((e as CustomEvent<Ready>).detail, scopeName));
 document.addEventListener('weft:ready', (e) => { const r = (e as CustomEvent<Ready>).detail; void start(r); void loadHistory({ token: r.token, feed: (i) => hooks()?.feed(i), describe: (st) => describeStep(st, peer ? draft : null) }, null); });
 // The feed speaks in sentences about the draft as this page sees it (build.js asks for them).
 const registerDescribe = (): void => { const hk = hooks(); if (hk) hk.describe = (step) => describeStep(step, peer ? draft : null); };
@@ -185,6 +194,7 @@ function readPeers(): void {
 
 function select(s: Sel | null, fromPreview = false): void {
   sel = s;
+  if (s) chat.setScope(s);
   sendPresence();
   inspectorSig = '';
   render();
@@ -213,6 +223,7 @@ function render(): void {
     orientation.selectionGone(prev, byMe, me?.actor.id ?? '');
   }
   orientation.seen(draft);
+  chat.draftChanged(draft);
   const t0 = performance.now();
   renderPresence();
   renderOutline();
@@ -682,76 +693,13 @@ function starterButtons(cls: string): HTMLElement {
   }, { class: 'wb-starter', 'data-starter': st.id })));
 }
 
-// "Ask the agent about this": POST /agent/briefs with the selected component's scope and this
-// viewer's token (the agent acts with it, as a peer: its presence and ghost come through
-// awareness like anyone's). The run is followed in the activity feed until it ends.
+// "Ask the agent about this": the Build chat, scoped to this component (the chat sends the
+// brief and shows the run; its transcript is everyone's).
 function askAgent(sid: string, cid: string): HTMLElement {
-  const brief = h('textarea', { id: 'wb-brief', rows: '2', placeholder: 'What should the agent do with this? e.g. "make this hero punchier"', 'data-field': 'brief' });
-  const go = btn('Ask the agent about this', 'Send this brief, scoped to the selected component, to the reference agent', () => {
-    const text = brief.value.trim() || `Improve ${cid}`;
-    go.setAttribute('disabled', '');
-    void sendBrief(text, { sectionId: sid, componentId: cid }).finally(() => go.removeAttribute('disabled'));
-  }, { id: 'wb-ask' });
-  return h('details', { class: 'wb-ask' }, h('summary', {}, 'Ask the agent about this'), brief, go);
-}
-
-interface RunView { runId: string; turnId: string; status: 'running' | 'done' | 'failed'; error: { code: string; message: string } | null; report: { steps: { status: string }[]; said: string[]; stoppedBy: string } | null }
-
-async function sendBrief(text: string, scope: Sel): Promise<void> {
-  if (!me) return;
-  const base = (document.body.getAttribute('data-session-url') || location.origin).replace(/\/$/, '');
-  const auth = { authorization: `Bearer ${me.token}` };
-  const where = compPath(scope.sectionId, scope.componentId ?? 'root');
-  const feed = (kind: string, title: string, lines: { path?: string; text: string }[] = []): void => hooks()?.feed({ kind, actor: 'agent', title, lines, mine: true });
-  let started: { runId: string; turnId: string };
-  try {
-    const r = await fetch(`${base}/agent/briefs`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ draftId: draft.id, brief: text, scope }) });
-    const j = (await r.json().catch(() => null)) as ({ runId: string; turnId: string } & { error?: { message?: string } }) | null;
-    if (!r.ok || !j) {
-      const msg = j?.error?.message ?? `the agent answered ${r.status}`;
-      feed('refused', 'could not start', [{ path: where, text: msg }]);
-      notice(`The agent could not start: ${msg}`, 'bad');
-      return;
-    }
-    started = j;
-  } catch (e) {
-    feed('refused', 'could not start', [{ path: where, text: (e as Error).message }]);
-    return;
-  }
-  feed('turn', `started on ${scope.componentId ?? scope.sectionId}`, [{ path: where, text: text.slice(0, 200) }]);
-  notice('The agent is on it: its work shows in the feed and the preview.', 'ok');
-  // Poll until the run ends (the server bounds each run in time; this bounds the wait too).
-  for (let i = 0; i < 300; i++) {
-    await new Promise((res) => setTimeout(res, i < 10 ? 300 : 1000));
-    let v: RunView;
-    try {
-      const r = await fetch(`${base}/agent/briefs/${encodeURIComponent(started.runId)}`, { headers: auth });
-      if (!r.ok) continue;
-      v = (await r.json()) as RunView;
-    } catch {
-      continue;
-    }
-    if (v.status === 'running') continue;
-    if (v.status === 'failed' || !v.report) {
-      feed('refused', 'stopped', [{ text: v.error?.message ?? 'the run failed' }]);
-      notice(v.error?.message ?? 'The agent stopped.', 'bad');
-      return;
-    }
-    feed('turn', `finished: ${runSummary(v.report)}`, v.report.said.map((s) => ({ text: s })));
-    return;
-  }
-  feed('refused', 'no answer', [{ text: 'The run did not report back in time.' }]);
-}
-
-function runSummary(r: NonNullable<RunView['report']>): string {
-  const n = (st: string): number => r.steps.filter((s) => s.status === st).length;
-  const ok = n('applied') + n('repaired');
-  const parts = [`${ok} step${ok === 1 ? '' : 's'} applied`];
-  if (n('repaired')) parts.push(`${n('repaired')} repaired`);
-  const bad = n('refused') + n('unreadable') + n('over-budget');
-  if (bad) parts.push(`${bad} refused`);
-  if (r.stoppedBy !== 'done') parts.push(`stopped by ${r.stoppedBy}`);
-  return parts.join(', ');
+  return btn('Ask the agent about this', 'Scope the Build chat\'s next brief to this component', () => {
+    chat.setScope({ sectionId: sid, componentId: cid });
+    chat.focus();
+  }, { id: 'wb-ask', class: 'wb-link wb-ask' });
 }
 
 function sectionPanel(s: SurfaceSection): Node[] {
