@@ -167,7 +167,7 @@ export function createWeftMcpServer(ctx: Ctx, principal: Principal): McpServer {
     // Nothing of the import landed: an error result naming why, never a success naming a section.
     if (r.applied.length === 0 && r.refused.length > 0) {
       const first = r.refused[0]!;
-      throw new WeftError('VALIDATION_FAILED', `Nothing was imported: every op was refused (${summarize(r)}). Fix the first: ${first.path}: ${first.message}`, { path: first.path, refused: r.refused, notes });
+      throw new WeftError('VALIDATION_FAILED', `Nothing was imported: every op was refused (${summarize(r)}). Fix the first: ${first.path}: ${first.message}`, { path: first.path, rule: first.rule, refused: r.refused, notes });
     }
     return reply(`${summarize(r)} ${notes.length} conversion note(s).`, { ...r, sections: sections.map((s) => s.id), notes: notes as unknown as Json });
   }));
