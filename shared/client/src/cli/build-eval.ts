@@ -39,9 +39,10 @@ type SpecKey = (typeof SPEC_KEYS)[number];
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 
-/** `url=…,model=…,key=…`: commas split only before a known `name=`, so values may hold commas. */
+/** `url=…,model=…,key=…`: commas split only before `<word>=`, so values may hold other commas;
+ *  an unknown word is refused, not read into the value before it. */
 export function parseModelSpec(spec: string, env: Readonly<Record<string, string | undefined>>): Parsed<EvalModelSpec> {
-  const parts = spec.split(/,(?=(?:url|model|key|key-env|name|stream)=)/);
+  const parts = spec.split(/,(?=[A-Za-z_-]+=)/);
   const v: Partial<Record<SpecKey, string>> = {};
   for (const p of parts) {
     const i = p.indexOf('=');
