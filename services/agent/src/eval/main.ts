@@ -2,8 +2,8 @@
 // command line and starts this with the job as JSON on stdin (so model keys never show in a
 // process list). Prints one line per run (NDJSON with --json), writes <out>/runs.ndjson as runs
 // end, then <out>/summary.md and summary.json, and prints the ranked table.
-import { mkdirSync, appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { defaultCatalog } from '@weft/core';
 import { parseBriefsFile } from './brief-file.ts';
 import { evalBriefs } from './briefs.ts';
@@ -48,8 +48,15 @@ if (job.briefsFile !== null) {
   else briefs = parsed.value;
 }
 
+/** mkdir -p one level at a time: Node's recursive mkdir never returns under /proc. */
+function makeDir(dir: string): void {
+  const chain: string[] = [];
+  for (let d = resolve(dir); !existsSync(d); d = dirname(d)) chain.unshift(d);
+  for (const d of chain) mkdirSync(d);
+  if (!statSync(resolve(dir)).isDirectory()) throw new Error('it is not a directory');
+}
 try {
-  mkdirSync(job.out, { recursive: true });
+  makeDir(job.out);
 } catch (e) {
   fail(`cannot create --out ${job.out}: ${(e as Error).message}`);
 }
@@ -60,7 +67,7 @@ const human = (r: RunRecord): string => [
   `${r.model} · ${r.brief}:`, r.finished ? 'finished' : `NOT finished (${r.error ?? `stopped by ${r.stoppedBy}`})`,
   `${r.written}/${r.steps} steps written, ${r.repairs} repairs, ${r.refusals} refusals (${r.emissionRefusals} emission, ${r.contractRefusals} contract), ${r.rounds} round(s),`,
   `first step ${duration(r.firstStepMs)}, total ${duration(r.totalMs)}, ${r.tokens ? `${r.tokens.prompt}+${r.tokens.completion} tokens` : 'no usage reported'}`,
-  r.asBriefed === null ? '' : r.asBriefed.length === 0 ? '· page as briefed' : `· page NOT as briefed: ${r.asBriefed.join('; ')}`,
+  r.asBriefed === null || r.error !== null ? '' : r.asBriefed.length === 0 ? '· page as briefed' : `· page NOT as briefed: ${r.asBriefed.join('; ')}`,
   r.draftId ? `· draft ${r.draftId}` : '',
 ].filter((x) => x !== '').join(' ');
 
@@ -75,4 +82,5 @@ const { ranking } = await runBuildEval({
 const table = summaryTable(ranking);
 writeFileSync(join(job.out, 'summary.md'), `${table}\n`);
 writeFileSync(join(job.out, 'summary.json'), `${JSON.stringify(ranking, null, 2)}\n`);
-process.stdout.write(job.json ? `${JSON.stringify({ summary: ranking })}\n` : `\n${table}\n\nruns: ${runsFile}\n`);
+const failed = ranking.filter((r) => r.errors > 0).map((r) => `${r.model}: ${r.errors} of ${r.turns} turns failed (the error is in each run's line)`);
+process.stdout.write(job.json ? `${JSON.stringify({ summary: ranking })}\n` : `\n${table}\n${failed.map((l) => `\n${l}`).join('')}\nruns: ${runsFile}\n`);

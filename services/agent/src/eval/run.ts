@@ -59,6 +59,14 @@ async function openTarget(o: EvalOptions, brief: EvalBrief): Promise<{ transport
   return { transport: t, draft: (await t.draft()).draft, draftId, read: async () => (await t.draft()).draft };
 }
 
+/** An error as an operator can act on it: fetch's "fetch failed" says why only in its cause. */
+function describe(e: unknown): string {
+  if (!(e instanceof Error)) return String(e);
+  const cause = e.cause as { message?: unknown; code?: unknown } | undefined;
+  const why = cause && typeof cause.message === 'string' ? cause.message : typeof cause?.code === 'string' ? cause.code : '';
+  return why && !e.message.includes(why) ? `${e.message}: ${why}` : e.message;
+}
+
 async function runOne(o: EvalOptions, model: EvalModel, brief: EvalBrief): Promise<RunRecord> {
   const now = o.now ?? performance.now.bind(performance);
   const steps: StepRecord[] = [];
@@ -88,7 +96,7 @@ async function runOne(o: EvalOptions, model: EvalModel, brief: EvalBrief): Promi
       },
     });
   } catch (e) {
-    error = abort.signal.aborted ? String((abort.signal.reason as Error | undefined)?.message ?? 'aborted') : e instanceof Error ? e.message : String(e);
+    error = abort.signal.aborted ? String((abort.signal.reason as Error | undefined)?.message ?? 'aborted') : describe(e);
   } finally {
     clearTimeout(timer);
   }
