@@ -71,7 +71,7 @@ async function runOne(o: EvalOptions, model: EvalModel, brief: EvalBrief): Promi
   const now = o.now ?? performance.now.bind(performance);
   const steps: StepRecord[] = [];
   const usage: Usage[] = [];
-  const started = now();
+  let started = now();
   let firstStepMs: number | null = null;
   let report: BuildReport | null = null;
   let error: string | null = null;
@@ -83,6 +83,7 @@ async function runOne(o: EvalOptions, model: EvalModel, brief: EvalBrief): Promi
   try {
     target = await openTarget(o, brief);
     draftId = target.draftId;
+    started = now(); // the turn's time, not the draft's setup on a server
     if (brief.scope && !scopeOnPage(target.draft, brief.scope)) throw new Error(`the scope of brief ${brief.id} is not on the page`);
     report = await buildFromBrief({
       brief: scopedBrief(brief.text, target.draft, brief.scope),
