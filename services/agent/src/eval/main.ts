@@ -63,8 +63,9 @@ try {
 const runsFile = join(job.out, 'runs.ndjson');
 writeFileSync(runsFile, '');
 
+const WHY: Record<RunRecord['stoppedBy'], string> = { done: 'no step written', rounds: 'the refusal rounds ran out', budget: 'the op budget ran out', steps: 'the step limit ran out', error: 'the turn failed' };
 const human = (r: RunRecord): string => [
-  `${r.model} · ${r.brief}:`, r.finished ? 'finished' : `NOT finished (${r.error ?? `stopped by ${r.stoppedBy}`})`,
+  `${r.model} · ${r.brief}:`, r.finished ? 'finished' : `NOT finished (${r.error ?? WHY[r.stoppedBy]})`,
   `${r.written}/${r.steps} steps written, ${r.repairs} repairs, ${r.refusals} refusals (${r.emissionRefusals} emission, ${r.contractRefusals} contract), ${r.rounds} round(s),`,
   `first step ${duration(r.firstStepMs)}, total ${duration(r.totalMs)}, ${r.tokens ? `${r.tokens.prompt}+${r.tokens.completion} tokens` : 'no usage reported'}`,
   r.asBriefed === null || r.error !== null ? '' : r.asBriefed.length === 0 ? '· page as briefed' : `· page NOT as briefed: ${r.asBriefed.join('; ')}`,
