@@ -56,20 +56,32 @@ describe('model-driven builder', () => {
     expect(asBriefed).toBeGreaterThanOrEqual(22);
   });
 
-  it('sends refusals back with their pointers and stops after the allowed rounds', async () => {
-    const bad = '{"ops":[{"op":"add","path":"/sections/x","value":{"id":"x","kind":"surface","catalog":"weft@1","data":{},"components":{"root":{"id":"root","component":"Slider","props":{"label":"n","max":"lots"}}}}}]}';
+  it('sends emission defects back with their pointers and stops after the allowed rounds', async () => {
+    const bad = '{"ops":[{"op":"add","path":"/sections/x","value":{"id":"x","kind":"surface","catalog":"weft@1","data":{},"components":{"root":{"id":"root","component":"Stack","children":"title"}}}}]}';
     const { report, model } = await run([bad], { rounds: 3 });
     expect(model.calls).toHaveLength(4);
     expect(report.rounds).toBe(4);
     expect(report.stoppedBy).toBe('rounds');
+    expect(report.steps.flatMap((s) => s.refused.map((r) => [r.rule, r.kind]))).toEqual(Array(4).fill(['invalid_section', 'emission']));
     const feedback = model.calls[1]!.at(-1)!;
     expect(feedback.role).toBe('user');
-    expect(feedback.content).toContain('/sections/x/components/root/props');
+    expect(feedback.content).toContain('/sections/x/components/root/children (invalid_section)');
+    expect(feedback.content).not.toContain('final');
     expect(model.calls[1]!.at(-2)).toEqual({ role: 'assistant', content: bad });
   });
 
-  it('stops asking once a round has no refusals', async () => {
-    const { report, model } = await run([`${hero('a')}\n{"ops":[{"op":"replace","path":"/sections/a/components/root/props/level","value":"big"}]}`, hero('b')]);
+  it('a contract violation is final: the model is not asked again, the refusal stays in the report', async () => {
+    const bad = '{"ops":[{"op":"add","path":"/sections/x","value":{"id":"x","kind":"surface","catalog":"weft@1","data":{},"components":{"root":{"id":"root","component":"Slider","props":{"label":"n","max":"lots"}}}}}]}';
+    const { report, model, t } = await run([`${hero('a')}\n${bad}`, hero('never')], { rounds: 3 });
+    expect(model.calls).toHaveLength(1);
+    expect(report.stoppedBy).toBe('done');
+    expect(report.steps.map((s) => s.status)).toEqual(['repaired', 'refused']);
+    expect(report.steps[1]!.refused).toMatchObject([{ rule: 'invalid_props', kind: 'contract', path: '/sections/x/components/root/props' }]);
+    expect(t.doc.order).toEqual(['a']);
+  });
+
+  it('stops asking once a round has no emission defects', async () => {
+    const { report, model } = await run([`${hero('a')}\n{"ops":[{"op":"replace","path":"/sections/zz/components/root/props/level","value":2}]}`, hero('b')]);
     expect(model.calls).toHaveLength(2);
     expect(report.stoppedBy).toBe('done');
     expect(report.steps.map((s) => [s.round, s.status])).toEqual([[0, 'repaired'], [0, 'refused'], [1, 'repaired']]);
@@ -102,13 +114,15 @@ describe('model-driven builder', () => {
     expect(model.calls).toHaveLength(1);
   });
 
-  it('returns the round\'s repairs (briefly) with its refusals, and lists components in reading order', async () => {
+  it('returns the round\'s repairs (briefly) with its refusals, contract violations as final, and lists components in reading order', async () => {
     const go = '{"ops":[{"op":"add","path":"/sections/b/components/go","value":{"id":"go","component":"Button","props":{"text":"Go"}}},{"op":"add","path":"/sections/b/components/root/children/-","value":"go"}]}';
     const stray = '{"ops":[{"op":"add","path":"/sections/a/components/stray","value":{"id":"stray","component":"Text","props":{"text":"?"}}}]}';
     const stack = '{"ops":[{"op":"add","path":"/sections/b","value":{"id":"b","kind":"surface","catalog":"weft@1","data":{},"components":{"root":{"id":"root","component":"Stack"}}}}]}';
-    const { model, t } = await run([`${hero('a')}\n${stack}\n${go}\n${stray}`, '{"done":true}'], { rounds: 1 });
+    const slash = '{"ops":[{"op":"add","path":"sections/c","value":{}}]}';
+    const { model, t } = await run([`${hero('a')}\n${stack}\n${go}\n${stray}\n${slash}`, '{"done":true}'], { rounds: 1 });
     const back = model.calls[1]!.at(-1)!.content;
-    expect(back).toContain('/sections/a/components/stray (unreachable)');
+    // The emission defect is asked again; the contract violation beside it is told as final.
+    expect(back).toMatch(/sections\/c \(invalid_pointer\)[^]*final[^]*\/sections\/a\/components\/stray \(unreachable\)/);
     expect(back).not.toContain('/order/-');
     expect(back).toMatch(/Repaired and kept[^]*\/sections\/b\/components\/go\/props\/text \(renamed_prop\)/);
     t.doc.sections['a']!.components = { z: { id: 'z', component: 'Text', props: { text: 'z' } }, root: { id: 'root', component: 'Stack', children: ['z'] } };

@@ -3,10 +3,12 @@
 // only waits for something a later step adds (root, a child), or for a step already held, is
 // held (chains of steps for at most 3 surfaces) and written with the step that completes it;
 // what still waits at the end of a round is sent and refused.
-// Refusals go back to the model for at most `maxFeedbackRounds` rounds; budgets are enforced.
+// Emission defects (and objects that could not be read) go back to the model for at most
+// `maxFeedbackRounds` rounds; contract violations are final (docs/errors.md "Kind"): asking until
+// the model behaves would hide what it cannot do. Budgets are enforced.
 import { randomUUID } from 'node:crypto';
-import { HOLDABLE_RULES, applyOpsUnchecked, applyStep, readingOrder } from '@weft/core';
-import type { Draft, Note, Refusal } from '@weft/core';
+import { HOLDABLE_RULES, applyOpsUnchecked, applyStep, readingOrder, ruleKind } from '@weft/core';
+import type { Draft, Note, Refusal, RefusalKind } from '@weft/core';
 import { StepReader } from '@weft/interop';
 import type { ChatMessage, Complete } from './model-client.ts';
 import type { BuildTransport } from './transport.ts';
@@ -66,12 +68,20 @@ export function draftSummary(d: Draft): string {
 
 const MAX_REPAIR_LINES = 8;
 
-/** What goes back to the model after a round: each refusal with its pointer, rule and fix, and
- *  (briefly) the repairs made, so its next steps are written right. */
+/** A refusal's kind; a door from before `kind` existed sends only the rule. */
+const kindOf = (r: Refusal): RefusalKind => r.kind ?? ruleKind(r.rule) ?? 'emission';
+/** Whether a step goes back to the model: unreadable, or refused for an emission defect. */
+export const askAgain = (s: StepRecord): boolean => s.status === 'unreadable' || (s.status === 'refused' && s.refused.some((r) => kindOf(r) === 'emission'));
+
+/** What goes back to the model after a round: each emission defect with its pointer, rule and fix
+ *  to write again, the contract violations as final, and (briefly) the repairs made, so its next
+ *  steps are written right. */
 export function feedback(refused: StepRecord[], repaired: StepRecord[] = []): string {
-  const lines = refused.slice(0, 20).flatMap((s) => s.status === 'unreadable'
+  const fix = refused.slice(0, 20).flatMap((s) => s.status === 'unreadable'
     ? [`- an object you sent could not be read: ${s.message ?? ''}`]
-    : s.refused.map((r) => `- ${r.path} (${r.rule}): ${r.message}`));
+    : s.refused.filter((r) => kindOf(r) === 'emission').map((r) => `- ${r.path} (${r.rule}): ${r.message}`));
+  const final = refused.flatMap((s) => s.refused.filter((r) => kindOf(r) === 'contract')).slice(0, 20).map((r) => `- ${r.path} (${r.rule}): ${r.message}`);
+  const lines = final.length > 0 ? [...fix, `Refused as breaking the catalog or a rule (final; do not send them again as they were):`, ...final] : fix;
   // Order kept in step with sections is what the prompt promises, not a mistake to point out.
   const notes = repaired.flatMap((s) => s.repairs).filter((n) => !(n.rule === 'rewrote_path' && n.path.startsWith('/order')));
   const fixed = notes.slice(0, MAX_REPAIR_LINES).map((n) => `- ${n.path} (${n.rule}): ${n.message.slice(0, 240)}`);
@@ -211,7 +221,8 @@ export async function buildFromBrief(o: BuildOptions): Promise<BuildReport> {
         stoppedBy = 'budget';
         break;
       }
-      const bad = steps.slice(from).filter((s) => s.status === 'refused' || s.status === 'unreadable');
+      const written = steps.slice(from);
+      const bad = written.filter(askAgain);
       const noObject = reader.errors.some((e) => e.message.startsWith('The answer holds no JSON object'));
       if (bad.length === 0 && !noObject) {
         stoppedBy = 'done';
@@ -222,8 +233,9 @@ export async function buildFromBrief(o: BuildOptions): Promise<BuildReport> {
         break;
       }
       messages.push({ role: 'assistant', content: answer });
-      const repaired = steps.slice(from).filter((s) => s.repairs.length > 0);
-      messages.push({ role: 'user', content: noObject && bad.length === 0 ? reader.errors[0]!.message : `${feedback(bad, repaired)}\n\nThe draft now:\n${draftSummary(mirror)}` });
+      const repaired = written.filter((s) => s.repairs.length > 0);
+      const refusedToo = written.filter((s) => s.status === 'refused' && !askAgain(s));
+      messages.push({ role: 'user', content: noObject && bad.length === 0 ? reader.errors[0]!.message : `${feedback([...bad, ...refusedToo], repaired)}\n\nThe draft now:\n${draftSummary(mirror)}` });
     }
   } catch (e) {
     if ((e as { code?: string }).code === 'BUDGET_EXCEEDED') stoppedBy = 'budget';

@@ -89,10 +89,13 @@ describe('reference agents against the session (HTTP door)', () => {
     watcher.close();
   });
 
-  it('the model builder streams a recorded answer into one turn, sends refusals back, and builds the intended page', async () => {
+  it('the model builder streams a recorded answer into one turn, sends emission defects back (contract violations as final), and builds the intended page', async () => {
     const corpus = loadCorpus();
     const typos = corpus.find((c) => c.name.startsWith('10-'))!;
-    const model = await fakeModel([typos.answer, ...typos.fixes]);
+    // The recorded answer (its stalls section breaks the catalog: final) plus a step whose pointer
+    // lacks its leading "/" (an emission defect: asked again, and fixed in the second answer).
+    const faq = (path: string) => `{"ops":[{"op":"add","path":"${path}","value":{"id":"faq","kind":"surface","catalog":"weft@1","data":{},"components":{"root":{"id":"root","component":"Heading","props":{"text":"Questions"}}}}}]}`;
+    const model = await fakeModel([`${typos.answer}\n${faq('sections/faq')}`, faq('/sections/faq')]);
     const c = await agentClient('model');
     const t = await new HttpBuildTransport(c, 'model').open();
     const cfg = parseModelConfig({ WEFT_MODEL_URL: model.url, WEFT_MODEL: 'recorded' });
@@ -108,9 +111,10 @@ describe('reference agents against the session (HTTP door)', () => {
     expect(model.requests).toHaveLength(2);
     expect(model.requests[0]!.stream).toBe(true);
     expect(model.requests[0]!.messages[0]!.role).toBe('system');
-    expect(model.requests[1]!.messages.at(-1)!.content).toContain('/sections/stalls/components/root/props');
+    expect(model.requests[1]!.messages.at(-1)!.content).toMatch(/sections\/faq \(invalid_pointer\)[^]*final[^]*\/sections\/stalls\/components\/root\/props \(invalid_props\)/);
+    expect(report.steps.flatMap((s) => s.refused.map((r) => [r.rule, r.kind]))).toEqual([['invalid_props', 'contract'], ['invalid_pointer', 'emission']]);
     const { draft } = await c.getDraft('model');
-    expect(mismatches(draft, typos.expect)).toEqual([]);
+    expect(mismatches(draft, { ...typos.expect, order: [...typos.expect.order, 'faq'] })).toEqual([]);
 
     // One turn: RUN_STARTED on the stream, RUN_FINISHED through the finish route with its summary.
     expect(report.finished).not.toBeNull();

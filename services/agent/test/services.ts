@@ -39,11 +39,16 @@ export async function startSession(db: TestDatabase | null, admin: string, env: 
   return { url, proc };
 }
 
-export interface ModelRequest { messages: { role: string; content: string }[]; stream: boolean }
+export interface ModelRequest { model: string; messages: { role: string; content: string }[]; stream: boolean; authorization: string | null }
+
+/** Tokens as the fake counts them (about four characters each): what its `usage` reports. */
+export const fakeTokens = (text: string): number => Math.ceil(text.length / 4);
 
 /** An OpenAI-compatible /chat/completions that replays answers, streamed as SSE deltas: the
- *  list in turn (the last one again when it runs out), or what `answer` says for each request;
- *  `pace` streams them in `chunkChars` pieces `delayMs` apart (a model writing as it thinks). */
+ *  list in turn (the last one again when it runs out), or what `answer` says for each request
+ *  (by its model, messages…); `pace` streams them in `chunkChars` pieces `delayMs` apart (a model
+ *  writing as it thinks). It reports `usage` as OpenAI does: in the JSON answer, and in a last
+ *  chunk when the request asked for it (`stream_options.include_usage`). */
 export function fakeModel(answers: string[] | ((req: ModelRequest) => string), pace: { chunkChars?: number; delayMs?: number } = {}): Promise<{ url: string; server: Server; requests: ModelRequest[] }> {
   const requests: ModelRequest[] = [];
   let i = 0;
@@ -55,17 +60,20 @@ export function fakeModel(answers: string[] | ((req: ModelRequest) => string), p
         res.writeHead(404).end();
         return;
       }
-      const j = JSON.parse(body) as { messages: { role: string; content: string }[]; stream?: boolean };
-      requests.push({ messages: j.messages, stream: j.stream === true });
+      const j = JSON.parse(body) as { model?: string; messages: { role: string; content: string }[]; stream?: boolean; stream_options?: { include_usage?: boolean } };
+      requests.push({ model: j.model ?? '', messages: j.messages, stream: j.stream === true, authorization: req.headers.authorization ?? null });
       const text = typeof answers === 'function' ? answers(requests.at(-1)!) : (answers[Math.min(i++, answers.length - 1)] ?? '');
+      const usage = { prompt_tokens: fakeTokens(j.messages.map((m) => m.content).join('')), completion_tokens: fakeTokens(text), total_tokens: 0 };
+      usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
       if (!j.stream) {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: text } }] }));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: text } }], usage }));
         return;
       }
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const size = pace.chunkChars ?? 23;
       const chunks: string[] = [];
       for (let at = 0; at < text.length; at += size) chunks.push(`data: ${JSON.stringify({ choices: [{ delta: { content: text.slice(at, at + size) } }] })}\n\n`);
+      if (j.stream_options?.include_usage) chunks.push(`data: ${JSON.stringify({ choices: [], usage })}\n\n`);
       // Slowly, when asked: a model writing token by token, so viewers can see a step being written.
       const next = (): void => {
         if (res.destroyed) return;

@@ -70,6 +70,7 @@ describe('session API', () => {
       expect(r.applied).toEqual([{ op: 'replace', path: '/title', value: 'Mixed' }]);
       expect(r.refused.map((x) => [x.index, x.code])).toEqual([[0, 'VALIDATION_FAILED'], [1, 'VALIDATION_FAILED']]);
       expect(r.refused[1]!.rule).toBe('forbidden_segment');
+      expect(r.refused.map((x) => [x.rule, x.kind])).toEqual([['invalid_props', 'contract'], ['forbidden_segment', 'contract']]);
       for (const x of r.refused) expect(x.message.length).toBeGreaterThan(10);
       expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
       const res = await fetch(`${s.url}/healthz`);

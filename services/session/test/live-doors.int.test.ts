@@ -41,9 +41,9 @@ describe('live doors against hostile clients', () => {
     const before = await s.admin.getDraft('live');
     a.doc.getMap('meta').set('junk', 'x'.repeat(400_000));
     await until(() => a.stateless.some((m) => m.includes('"refused"')), 'the refusal');
-    const msg = JSON.parse(a.stateless.find((m) => m.includes('"refused"'))!) as { code: string; refused: { path: string; rule: string }[] };
-    expect(msg.code).toBe('VALIDATION_FAILED');
-    expect(msg.refused[0]).toMatchObject({ path: '/junk', rule: 'path_not_found' });
+    const msg = JSON.parse(a.stateless.find((m) => m.includes('"refused"'))!) as { code: string; kind: string; refused: { path: string; rule: string }[] };
+    expect(msg).toMatchObject({ code: 'VALIDATION_FAILED', kind: 'emission' });
+    expect(msg.refused[0]).toMatchObject({ path: '/junk', rule: 'path_not_found', kind: 'emission' });
     await until(() => a.doc.getMap('meta').get('junk') === undefined, 'the revert on the sender');
     expect((await s.admin.getDraft('live')).version).toBe(before.version);
     // Nobody else gets the junk, now or after a reload; and the sender's next valid edit lands.

@@ -68,14 +68,82 @@ export const Rule = {
 } as const;
 export type Rule = keyof typeof Rule;
 
+/**
+ * What kind of failure a rule names (the Clay host's taxonomy, split by kind, not severity):
+ * - `emission`: the op cannot be read as meant — its JSON, its op shape, a pointer's syntax or
+ *   target, an id's spelling, the envelope of a section, component or binding, its text encoding.
+ *   Nothing about the content was judged; the same intent written right passes. Ask again.
+ * - `contract`: the op reads fine and what it asks for breaks the catalog (props, functions,
+ *   conditions, actions, URLs, sources, children), the tree rules, the limits, the draft's state
+ *   (a taken id, a failed test) or a safety rule. Final: asking again until it behaves would hide
+ *   what the model cannot do.
+ */
+export type RefusalKind = 'emission' | 'contract';
+
+/** Every rule's kind, exhaustive over `Rule` (a new rule does not compile until it is classified).
+ *  Repair notes name emission defects that were put right; `unknown_component` is content outside
+ *  the catalog, kept and flagged. */
+export const RULE_KIND = {
+  forbidden_segment: 'contract',
+  invalid_pointer: 'emission',
+  path_not_found: 'emission',
+  invalid_op: 'emission',
+  test_failed: 'contract',
+  invalid_section: 'emission',
+  invalid_surface: 'emission',
+  invalid_id: 'emission',
+  duplicate_id: 'contract',
+  missing_root: 'contract',
+  missing_child: 'contract',
+  double_parent: 'contract',
+  cycle: 'contract',
+  too_deep: 'contract',
+  unreachable: 'contract',
+  children_not_allowed: 'contract',
+  too_many_components: 'contract',
+  data_too_large: 'contract',
+  too_many_surfaces: 'contract',
+  invalid_props: 'contract',
+  invalid_binding: 'emission',
+  invalid_function: 'contract',
+  invalid_condition: 'contract',
+  invalid_action: 'contract',
+  invalid_url: 'contract',
+  invalid_source: 'contract',
+  value_too_large: 'contract',
+  invalid_text: 'emission',
+  unknown_component: 'contract',
+  held_expired: 'contract',
+  snapped_name: 'emission',
+  filled_required: 'emission',
+  dropped_prop: 'emission',
+  rewrote_path: 'emission',
+  renamed_prop: 'emission',
+  coerced_value: 'emission',
+  rewrote_op: 'emission',
+  renamed_id: 'emission',
+} as const satisfies Record<Rule, RefusalKind>;
+
+/** The kind of a rule; undefined for a string that is not a rule (own keys only). */
+export function ruleKind(rule: unknown): RefusalKind | undefined {
+  return typeof rule === 'string' && Object.hasOwn(RULE_KIND, rule) ? RULE_KIND[rule as Rule] : undefined;
+}
+
 /** A refusal as every door reports it. `path` is a JSON Pointer into the draft (or the op). */
 export interface Refusal {
   code: 'VALIDATION_FAILED';
   rule: Rule;
+  /** `RULE_KIND[rule]`: whether to ask the model again (emission) or not (contract). */
+  kind: RefusalKind;
   path: string;
   message: string;
   /** Index of the op in the submitted list. */
   index: number;
+}
+
+/** A refusal of rule `rule` at `path` for the op at `index` (the one way to make one). */
+export function refusalOf(rule: Rule, path: string, message: string, index: number): Refusal {
+  return { code: 'VALIDATION_FAILED', rule, kind: RULE_KIND[rule], path, message, index };
 }
 
 /** A repair or a flag, always reported, never silent. */
@@ -91,6 +159,8 @@ export interface ErrorPayload {
   code: ErrorCode;
   message: string;
   path?: string;
+  /** With `VALIDATION_FAILED` and a `rule`: that rule's kind. */
+  kind?: RefusalKind;
   [key: string]: unknown;
 }
 

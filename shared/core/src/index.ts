@@ -1,9 +1,9 @@
 // Public surface of @weft/core (CONVENTIONS.md §14): named exports only.
 export type { Json, JsonObject, Draft, Section, SurfaceSection, SurfaceStyle, Component, Binding, FunctionCall, FunctionName, Operand, Condition, Op, ActionName } from './draft.ts';
 export { FUNCTION_NAMES, ACTION_NAMES, emptyDraft } from './draft.ts';
-export type { Refusal, Note, ErrorPayload, Result } from './errors.ts';
+export type { Refusal, RefusalKind, Note, ErrorPayload, Result } from './errors.ts';
 export type { Step, StepKind } from './step.ts';
-export { ErrorCode, Rule, ok, err } from './errors.ts';
+export { ErrorCode, Rule, RULE_KIND, ruleKind, refusalOf, ok, err } from './errors.ts';
 export type { Problem } from './problem.ts';
 export { Limits, isValidId } from './limits.ts';
 export type { PointerError } from './pointer.ts';

@@ -4,6 +4,7 @@ import type { Catalog } from './catalog/types.ts';
 import { defaultCatalog } from './catalog/catalog.ts';
 import { checkCondition } from './conditions.ts';
 import type { Draft, SurfaceSection } from './draft.ts';
+import { refusalOf } from './errors.ts';
 import type { Note, Refusal, Rule } from './errors.ts';
 import { Limits, isValidId } from './limits.ts';
 import { escapeSegment } from './pointer.ts';
@@ -244,7 +245,7 @@ export function validateSurface(s: unknown, sid: string, catalog: Catalog = defa
 export function validateDraft(draft: Draft, catalog: Catalog = defaultCatalog): { refusals: Refusal[]; notes: Note[] } {
   const refusals: Refusal[] = [];
   const notes: Note[] = [];
-  const refuse = (p: Problem) => refusals.push({ code: 'VALIDATION_FAILED', rule: p.rule, path: p.path, message: p.message, index: -1 });
+  const refuse = (p: Problem) => refusals.push(refusalOf(p.rule, p.path, p.message, -1));
   if (!isObj(draft) || typeof draft.title !== 'string' || !isObj(draft.sections)) {
     refuse({ rule: 'invalid_section', path: '', message: 'a draft is {id, title, order, sections}' });
     return { refusals, notes };

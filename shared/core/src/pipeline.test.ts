@@ -17,9 +17,9 @@ describe('applyStep: apply and refuse', () => {
     expect(r.applied).toHaveLength(4);
     expect(r.d.sections['hero']!.components['title']!.props!['level']).toBe(3);
   });
-  it('[PL2] refusal: { code, rule, path, message, index } and the op is not applied', () => {
+  it('[PL2] refusal: { code, rule, kind, path, message, index } and the op is not applied', () => {
     const r = step([{ op: 'replace', path: `${H}/title/props/level`, value: 9 }, { op: 'replace', path: '/title', value: 'ok' }]);
-    expect(r.refused).toEqual([{ code: 'VALIDATION_FAILED', rule: 'invalid_props', path: `${H}/title/props`, message: expect.stringContaining('level'), index: 0 }]);
+    expect(r.refused).toEqual([{ code: 'VALIDATION_FAILED', rule: 'invalid_props', kind: 'contract', path: `${H}/title/props`, message: expect.stringContaining('level'), index: 0 }]);
     expect(r.d.sections['hero']!.components['title']!.props!['level']).toBe(2);
     expect(r.applied).toEqual([{ op: 'replace', path: '/title', value: 'ok' }]);
   });
@@ -70,7 +70,7 @@ describe('applyStep: apply and refuse', () => {
   });
   it('[PL3] policy hook refuses before repair', () => {
     const r = step([{ op: 'replace', path: '/title', value: 'x' }], heroDraft(), {
-      policy: (op: Op) => (op.path === '/title' ? { code: 'VALIDATION_FAILED', rule: 'invalid_op', path: op.path, message: 'no', index: 0 } : null),
+      policy: (op: Op) => (op.path === '/title' ? { code: 'VALIDATION_FAILED', rule: 'invalid_op', kind: 'emission', path: op.path, message: 'no', index: 0 } : null),
     });
     expect(r.refused[0]!.message).toBe('no');
     expect(r.applied).toEqual([]);

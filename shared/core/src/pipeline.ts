@@ -5,6 +5,7 @@ import { defaultCatalog } from './catalog/catalog.ts';
 import type { Catalog } from './catalog/types.ts';
 import { checkCondition } from './conditions.ts';
 import type { Draft, Op } from './draft.ts';
+import { refusalOf } from './errors.ts';
 import type { Note, Refusal } from './errors.ts';
 import { sanitizeJson } from './json.ts';
 import { HOLDABLE_RULES, checkComponentShape, checkData, checkOrder, checkSectionShell, checkSurfaceTree, componentPath, validateSurface } from './invariants.ts';
@@ -36,7 +37,7 @@ const OP_NAMES = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
 
 /** A refusal echoes the op's path: refused text the log cannot keep is echoed as U+FFFD. */
 function refusal(p: Problem, index: number): Refusal {
-  return { code: 'VALIDATION_FAILED', rule: p.rule, path: keepable(p.path), message: keepable(p.message), index };
+  return refusalOf(p.rule, keepable(p.path), keepable(p.message), index);
 }
 
 /** RFC 6902 shape check plus value limits; returns a clean copy of the op. */
@@ -389,7 +390,7 @@ export function applyStep(draft: Draft, ops: unknown[], opts: StepOptions = {}):
   const acc: Acc = { applied, undoStack, notes, refused };
 
   if (!Array.isArray(ops)) {
-    refused.push({ code: 'VALIDATION_FAILED', rule: 'invalid_op', path: '', message: 'a step is an array of ops', index: 0 });
+    refused.push(refusalOf('invalid_op', '', 'a step is an array of ops', 0));
     return { applied, inverse: [], notes, refused };
   }
   // The policy is asked once per op, though the whole-step try prepares an op a second time.

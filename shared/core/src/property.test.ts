@@ -1,11 +1,12 @@
 // Property tests: random op sequences (valid and invalid mixed) never leave a draft that
 // validateDraft refuses; the inverse restores the draft exactly; replaying `applied` on a copy of
-// the old draft reproduces the new one. Failing seeds are printed by fast-check; keep them below.
+// the old draft reproduces the new one; every refusal carries its rule's kind. Failing seeds are printed by fast-check; keep them below.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { heroDraft } from '../test/fixtures.ts';
 import { applyOpsUnchecked } from './apply.ts';
 import type { Draft } from './draft.ts';
+import { RULE_KIND } from './errors.ts';
 import { validateDraft } from './invariants.ts';
 import { applyStep } from './pipeline.ts';
 
@@ -44,6 +45,7 @@ function check(d: Draft, steps: unknown[][]): void {
   for (const ops of steps) {
     const before = structuredClone(d);
     const r = applyStep(d, ops);
+    for (const x of r.refused) expect(x.kind, x.rule).toBe(RULE_KIND[x.rule]);
     const v = validateDraft(d);
     expect(v.refusals, JSON.stringify(ops)).toEqual([]);
     const after = structuredClone(d);

@@ -156,7 +156,7 @@ describe('a bad leaf does not refuse its section', () => {
     })]);
     expect(r.d.sections['s']!.components['row']!.children).toEqual(['title']);
     expect(r.d.sections['s']!.components['icon']).toBeUndefined();
-    expect(r.refused).toEqual([{ code: 'VALIDATION_FAILED', rule: 'invalid_props', path: '/sections/s/components/icon/props', message: expect.stringMatching(/name must be one of[^]*left out of section "s"[^]*add it again/), index: 0 }]);
+    expect(r.refused).toEqual([{ code: 'VALIDATION_FAILED', rule: 'invalid_props', kind: 'contract', path: '/sections/s/components/icon/props', message: expect.stringMatching(/name must be one of[^]*left out of section "s"[^]*add it again/), index: 0 }]);
   });
 });
 

@@ -1,7 +1,7 @@
 // ```surface fences in markdown (RFC 000 §5): one JSON value per line, each a component or a
 // {"data":…} merge; components buffered until root exists; an unfinished last line is ignored
 // while streaming.
-import { defaultCatalog, emptyDraft, validateDraft } from '@weft/core';
+import { defaultCatalog, emptyDraft, refusalOf, validateDraft } from '@weft/core';
 import type { Catalog, Component, JsonObject, Note, Refusal, Rule, SurfaceSection } from '@weft/core';
 import { parseLenient } from './lenient-json.ts';
 import { FORBIDDEN, isJson, isObject } from './json-util.ts';
@@ -151,7 +151,7 @@ export function checkBodySurfaces(markdown: string, catalog: Catalog = defaultCa
   const refusals: Refusal[] = [];
   const notes: Note[] = [];
   const refuse = (rule: Rule, path: string, message: string, index: number): void => {
-    refusals.push({ code: 'VALIDATION_FAILED', rule, path, message, index });
+    refusals.push(refusalOf(rule, path, message, index));
   };
   const draft = emptyDraft('body');
   const fenceOf = new Map<string, number>();

@@ -9,7 +9,7 @@ describe('AG-UI events we emit', () => {
     stateSnapshot({ id: 'd', title: '', order: [], sections: {} }, meta, 1),
     stateDelta([{ op: 'replace', path: '/title', value: 'Hi' }], meta, 1),
     repairsEvent([{ rule: 'dropped_prop', path: '/sections/s/components/a/props/x', message: 'm', index: 0 }], meta, 1),
-    refusedEvent([{ code: 'VALIDATION_FAILED', rule: 'cycle', path: '/p', message: 'm', index: 0 }], meta, 1),
+    refusedEvent([{ code: 'VALIDATION_FAILED', rule: 'cycle', kind: 'contract', path: '/p', message: 'm', index: 0 }], meta, 1),
     runStarted('d', 't1', meta, 1),
     runFinished('d', 't1', { ops: 3 }, meta, 1),
     readerActionEvent({ name: 'budget', surfaceId: 'trip', sourceComponentId: 'days', timestamp: '2026-01-01T00:00:00.000Z', context: { '/days': 6 } }, ['/days'], meta, 1),

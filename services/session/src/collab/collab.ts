@@ -5,6 +5,7 @@ import type { Connection } from '@hocuspocus/server';
 import { WebSocketServer } from 'ws';
 import type { RawData, WebSocket } from 'ws';
 import * as Y from 'yjs';
+import { refusalOf } from '@weft/core';
 import { CloseCode } from '@weft/protocol';
 import { hasMissingParents, isStaleEpoch, readUpdate } from '@weft/ydoc';
 import type { UpdateParts } from '@weft/ydoc';
@@ -287,11 +288,9 @@ async function guardUpdate(ctx: Ctx, dd: DraftDoc, connection: Connection, updat
   for (const client of parts.to.keys()) if (!dd.owners.has(client)) dd.owners.set(client, c.principal.actor.id);
   if (tried.unmapped.length > 0) {
     // Keys no op describes (meta junk, stored ids): refused and reverted for everyone, never kept.
-    const refused = tried.unmapped.map((u) => ({
-      code: 'VALIDATION_FAILED' as const, rule: u.rule, path: u.path, index: 0,
-      message: `Yjs key "${u.key}" is not part of the draft: only the title, the section order and the sections can be written.`,
-    }));
-    return refuse(ctx, dd, connection, update, tried.ops, { code: 'VALIDATION_FAILED', message: refused[0]!.message, path: refused[0]!.path, refused });
+    const refused = tried.unmapped.map((u) => refusalOf(u.rule, u.path,
+      `Yjs key "${u.key}" is not part of the draft: only the title, the section order and the sections can be written.`, 0));
+    return refuse(ctx, dd, connection, update, tried.ops, { code: 'VALIDATION_FAILED', message: refused[0]!.message, path: refused[0]!.path, rule: refused[0]!.rule, kind: refused[0]!.kind, refused });
   }
   if (tried.ops.length === 0) return keepUnchanged(dd, update);
   const { decision, committed } = dd.room.step({
@@ -332,9 +331,9 @@ async function refuse(ctx: Ctx, dd: DraftDoc, connection: Connection, update: Ui
   if (!(await dd.room.whenCommitted(dd.room.version))) throw new CloseError(CloseCode.INTERNAL, 'UNAVAILABLE');
   if (dd.live) Y.applyUpdate(dd.live, pair, dd.origin);
   const refused = Array.isArray(error['refused']) ? (error['refused'] as YjsRefusalMessage['refused']) : [];
-  const msg: YjsRefusalMessage & { code: string; message: string } = {
-    type: 'refused', code: error.code, message: error.message,
-    refused: refused.length > 0 ? refused : [{ code: 'VALIDATION_FAILED', rule: 'invalid_op', path: error.path ?? '', message: error.message, index: 0 }],
+  const msg: YjsRefusalMessage & { code: string; message: string; kind?: string } = {
+    type: 'refused', code: error.code, message: error.message, ...(error.kind ? { kind: error.kind } : {}),
+    refused: refused.length > 0 ? refused : [refusalOf('invalid_op', error.path ?? '', error.message, 0)],
     repairs: [], changedIds: changedIds(ops),
   };
   connection.sendStateless(JSON.stringify(msg));

@@ -1,4 +1,4 @@
-import { ErrorCode } from '@weft/core';
+import { ErrorCode, ruleKind } from '@weft/core';
 import type { ErrorPayload } from '@weft/core';
 
 /**
@@ -13,7 +13,9 @@ export class WeftError extends Error {
   constructor(code: ErrorCode, message?: string, extra: Record<string, unknown> = {}) {
     super(message ?? ErrorCode[code].message);
     this.code = code;
-    this.extra = extra;
+    // A refusal says its kind wherever it leaves (HTTP, MCP, Yjs): derived from its rule.
+    const kind = code === 'VALIDATION_FAILED' && extra['kind'] === undefined ? ruleKind(extra['rule']) : undefined;
+    this.extra = kind ? { ...extra, kind } : extra;
   }
 
   static from(p: ErrorPayload): WeftError {

@@ -91,7 +91,7 @@ describe('MCP over streamable HTTP (SDK client against a real session)', () => {
     ] });
     const refused = bad.s['refused'] as { path: string; rule: string; code: string; index: number }[];
     expect(refused).toHaveLength(1);
-    expect(refused[0]).toMatchObject({ code: 'VALIDATION_FAILED', index: 0 });
+    expect(refused[0]).toMatchObject({ code: 'VALIDATION_FAILED', rule: 'missing_child', kind: 'contract', index: 0 });
     expect(refused[0]!.path.startsWith('/sections/hero/components/root')).toBe(true);
     expect(bad.s['applied']).toEqual([{ op: 'replace', path: '/sections/hero/components/title/props/text', value: 'Pages, built live' }]);
     expect((bad.r.content[0] as { text: string }).text).toContain('refused');
@@ -137,7 +137,7 @@ describe('MCP over streamable HTTP (SDK client against a real session)', () => {
     const before = (await call(reader, 'get_draft', { draftId: 'page' })).s['version'];
     const bad = await call(writer, 'import_surface', { draftId: 'page', format: 'json-render', document: spec, sectionId: '__proto__' });
     expect(bad.r.isError).toBe(true);
-    expect(bad.s.error?.code).toBe('VALIDATION_FAILED');
+    expect(bad.s.error).toMatchObject({ code: 'VALIDATION_FAILED', rule: 'forbidden_segment', kind: 'contract' });
     expect(bad.s['sections']).toBeUndefined();
     expect((await call(reader, 'get_draft', { draftId: 'page' })).s['version']).toBe(before);
 

@@ -97,7 +97,7 @@ export function createWeftMcpServer(ctx: Ctx, principal: Principal): McpServer {
   }));
 
   defineTool(server, 'patch_draft', {
-    description: 'Apply RFC 6902 JSON Patch ops to the session\'s draft. Each op is repaired, validated and applied or refused on its own; the reply lists the ops as applied, the repairs, the refusals (each with a JSON Pointer, rule and message) and the new version. `rev` (optional) is the version you based the ops on.',
+    description: 'Apply RFC 6902 JSON Patch ops to the session\'s draft. Each op is repaired, validated and applied or refused on its own; the reply lists the ops as applied, the repairs, the refusals (each with a JSON Pointer, rule, message and kind: `emission` — the JSON or shape was fumbled, write it right and resend; `contract` — it breaks the catalog or a rule, final: do not resend it as it was) and the new version. `rev` (optional) is the version you based the ops on.',
     inputSchema: {
       session: z.string().describe('The handle from open_build_session.'),
       rev: z.number().int().min(0).optional(),
@@ -178,7 +178,7 @@ export function createWeftMcpServer(ctx: Ctx, principal: Principal): McpServer {
     // Nothing of the import landed: an error result naming why, never a success naming a section.
     if (r.applied.length === 0 && r.refused.length > 0) {
       const first = r.refused[0]!;
-      throw new WeftError('VALIDATION_FAILED', `Nothing was imported: every op was refused (${summarize(r)}). Fix the first: ${first.path}: ${first.message}`, { path: first.path, refused: r.refused, notes });
+      throw new WeftError('VALIDATION_FAILED', `Nothing was imported: every op was refused (${summarize(r)}). Fix the first: ${first.path}: ${first.message}`, { path: first.path, rule: first.rule, refused: r.refused, notes });
     }
     return reply(`${summarize(r)} ${notes.length} conversion note(s).`, { draftId: a.draftId, ...r, sections: sections.map((s) => s.id), notes: notes as unknown as Json });
   }));

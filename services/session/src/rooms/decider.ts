@@ -1,4 +1,4 @@
-import { Limits, applyOp, applyOpsUnchecked, applyStep, validateDraft } from '@weft/core';
+import { Limits, applyOp, applyOpsUnchecked, applyStep, refusalOf, validateDraft } from '@weft/core';
 import type { Draft, Op, StepResult as CoreStepResult } from '@weft/core';
 import { TokenBucket } from './rate-limit.ts';
 import type { CommittedStep, RoomError, StepResult, SubmitRequest } from './types.ts';
@@ -72,7 +72,7 @@ export class Decider {
     if ((req.atomic || reversal) && res.refused.length > 0) {
       applyOpsUnchecked(this.draft, res.inverse);
       const first = res.refused[0]!;
-      return refuse({ code: 'VALIDATION_FAILED', message: first.message, path: first.path, rule: first.rule, refused: res.refused });
+      return refuse({ code: 'VALIDATION_FAILED', message: first.message, path: first.path, rule: first.rule, kind: first.kind, refused: res.refused });
     }
     if (res.applied.length === 0) return { kind: 'unchanged', result: { version: this.version, applied: [], repairs: res.notes, refused: res.refused } };
     if (req.turnId) this.turnOps.set(req.turnId, (this.turnOps.get(req.turnId) ?? 0) + res.applied.length);
@@ -168,7 +168,7 @@ function applyReversal(draft: Draft, ops: Op[]): CoreStepResult {
     const r = applyOp(draft, ops[i]!);
     if (!r.ok) {
       back();
-      return { applied: [], inverse: [], notes: [], refused: [{ code: 'VALIDATION_FAILED', rule: r.error.rule, path: ops[i]!.path, message: r.error.message, index: i }] };
+      return { applied: [], inverse: [], notes: [], refused: [refusalOf(r.error.rule, ops[i]!.path, r.error.message, i)] };
     }
     undo.push(r.value);
   }
