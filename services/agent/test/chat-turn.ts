@@ -1,6 +1,6 @@
 // The Build chat's recorded turn (chat.e2e.test.ts): round 1 writes a hero with a typo the
-// pipeline repairs ("Heding") and a closing band whose root names a button never sent (held,
-// then refused at the end of the round with its pointer); round 2 sends the band again with it.
+// pipeline repairs ("Heding") and an add of the closing band that forgot its value (refused as an
+// emission defect, invalid_op, which the agent asks again); round 2 sends the band whole.
 const HERO = {
   id: 'hero', kind: 'surface', catalog: 'weft@1', data: {},
   components: {
@@ -23,12 +23,12 @@ const line = (v: unknown): string => JSON.stringify(v);
 export const CHAT_ROUND_1 = [
   line({ say: 'A hero for the bakery first, then a closing band.' }),
   line({ ops: [{ op: 'add', path: '/sections/hero', value: HERO }] }),
-  line({ ops: [{ op: 'add', path: '/sections/cta', value: BAND(false) }] }),
+  line({ ops: [{ op: 'add', path: '/sections/cta' }] }),
   line({ done: true }),
 ].join('\n');
 
 export const CHAT_ROUND_2 = [
-  line({ say: 'The band now carries the button it named.' }),
+  line({ say: 'The band again, whole this time.' }),
   line({ ops: [{ op: 'add', path: '/sections/cta', value: BAND(true) }] }),
   line({ done: true }),
 ].join('\n');
