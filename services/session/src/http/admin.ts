@@ -70,7 +70,7 @@ export function registerAdmin(router: Router, ctx: Ctx): void {
   }, {
     summary: 'Close a build session and finish its turns (its actor or admin)', tags: ['sessions'], access: 'bearer',
     params: { sid: { description: 'The sessionId `POST /v1/drafts/:id/sessions` answered.' } },
-    responses: { 200: { description: 'Whether it was open.', schema: z.object({ closed: z.boolean() }) }, ...errors('FORBIDDEN', 'NOT_FOUND') },
+    responses: { 200: { description: 'true when it was open (false: unknown or closed already).', schema: z.object({ closed: z.boolean() }) }, ...errors('FORBIDDEN') },
   });
 
   router.on('POST', '/v1/drafts/:id/turns/:turnId/finish', async ({ req, res, params }) => {

@@ -21,7 +21,7 @@ export function registerOps(router: Router, ctx: Ctx): void {
     description: 'Each op is repaired (`repairs`) or refused (`refused`) on its own; the applied ops form one version. A step whose ops are all refused keeps the version. Budgets: 429 RATE_LIMITED (with Retry-After) and BUDGET_EXCEEDED.',
     responses: {
       200: { description: 'The step: applied, repaired and refused ops.', schema: StepResult },
-      ...errors('BAD_REQUEST', 'MALFORMED_JSON', 'FORBIDDEN', 'NOT_FOUND', 'SESSION_CLOSED', 'VERSION_CONFLICT', 'IDEMPOTENCY_CONFLICT', 'PAYLOAD_TOO_LARGE', 'RATE_LIMITED', 'BUDGET_EXCEEDED', 'UNAVAILABLE'),
+      ...errors('BAD_REQUEST', 'MALFORMED_JSON', 'FORBIDDEN', 'NOT_FOUND', 'SESSION_CLOSED', 'VERSION_CONFLICT', 'IDEMPOTENCY_CONFLICT', 'PAYLOAD_TOO_LARGE', 'RATE_LIMITED', 'BUDGET_EXCEEDED'),
     },
   });
 

@@ -39,7 +39,7 @@ export function errors(...codes: ErrorCode[]): Record<number, ResponseSpec> {
   for (const [status, list] of byStatus) {
     out[status] = {
       description: list.map((c) => `${c}: ${ErrorCode[c].message}`).join(' '),
-      schema: z.object({ error: ErrorPayload.and(z.object({ code: z.enum(list as [ErrorCode, ...ErrorCode[]]) })) }),
+      schema: z.object({ error: ErrorPayload.and(z.looseObject({ code: z.enum(list as [ErrorCode, ...ErrorCode[]]) })) }),
     };
   }
   return out;
