@@ -15,7 +15,6 @@ import { requireScope } from '../commands/principal.ts';
 import { outcomeOrThrow } from '../commands/submit.ts';
 import { sendJson } from '../http/respond.ts';
 import { DRAFT_PARAM } from '../http/drafts.ts';
-import { errors } from '../http/schemas.ts';
 import { z } from 'zod';
 import { boundWrite } from './bound-write.ts';
 import { ReaderActionBody, toReaderAction } from './reader-action.ts';
@@ -60,9 +59,8 @@ export function actionsExtension(o: ActionsOptions = {}): Extension {
         summary: 'A reader action from a live page (A2UI v0.9)', tags: ['actions'], access: 'bearer-or-ticket',
         params: { id: DRAFT_PARAM }, body: ReaderActionBody, bodyLimit: MAX_BODY,
         description: 'With a read token, or `?ticket=` (a preview ticket). When the source control binds a `{path}` that `context` holds, the value is written first (if the control could have produced it), then the action is published on the stream and the bus as CUSTOM `weft.action`.',
-        responses: {
-          202: { description: 'Published; `written` lists the data paths the server set.', schema: z.object({ version: z.int().min(0), written: z.array(z.string()) }) },
-          ...errors('BAD_REQUEST', 'MALFORMED_JSON', 'NOT_FOUND', 'PAYLOAD_TOO_LARGE', 'VALIDATION_FAILED', 'RATE_LIMITED'),
+        errors: ['BAD_REQUEST', 'MALFORMED_JSON', 'NOT_FOUND', 'PAYLOAD_TOO_LARGE', 'VALIDATION_FAILED', 'RATE_LIMITED'], responses: {
+          202: { description: 'Published; `written` lists the data paths the server set.', schema: z.object({ version: z.int().min(0), written: z.array(z.string()) }) }
         },
       });
     },

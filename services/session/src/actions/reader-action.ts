@@ -41,7 +41,8 @@ export const ReaderActionBody = z.strictObject({
     surfaceId: id('surfaceId must be a section id of this draft.'),
     sourceComponentId: id('sourceComponentId must be a component id of that section.'),
     timestamp: text('timestamp must be an ISO 8601 date-time.').max(40, { error: 'timestamp must be an ISO 8601 date-time.' })
-      .refine((t) => !Number.isNaN(Date.parse(t)), { error: 'timestamp must be an ISO 8601 date-time.' }).meta({ format: 'date-time' }),
+      .refine((t) => !Number.isNaN(Date.parse(t)), { error: 'timestamp must be an ISO 8601 date-time.' })
+      .meta({ description: 'When it happened: ISO 8601 (any date Date.parse reads is accepted), at most 40 characters.' }),
     context: Context.optional(),
   }, { error: shapeError }),
 }, { error: shapeError }).meta({ id: 'ReaderActionBody', description: 'A2UI v0.9 client→server `action` message.' });

@@ -6,7 +6,7 @@ import { sendJson } from './respond.ts';
 import type { Router } from './router.ts';
 import { z } from 'zod';
 import { DRAFT_PARAM } from './drafts.ts';
-import { errors, Health, MintedToken, MintTokenBody } from './schemas.ts';
+import { Health, MintedToken, MintTokenBody } from './schemas.ts';
 
 export function registerAdmin(router: Router, ctx: Ctx): void {
   router.on('POST', '/v1/tokens', async ({ req, res, body }) => {
@@ -20,7 +20,7 @@ export function registerAdmin(router: Router, ctx: Ctx): void {
     sendJson(res, 201, minted);
   }, {
     summary: 'Mint a token (admin)', tags: ['tokens'], access: 'admin', body: MintTokenBody, bodyLimit: 16 * 1024,
-    responses: { 201: { description: 'The token, shown once.', schema: MintedToken }, ...errors('BAD_REQUEST', 'MALFORMED_JSON', 'FORBIDDEN', 'PAYLOAD_TOO_LARGE') },
+    errors: ['BAD_REQUEST', 'MALFORMED_JSON', 'FORBIDDEN', 'PAYLOAD_TOO_LARGE'], responses: { 201: { description: 'The token, shown once.', schema: MintedToken } },
   });
 
   router.on('DELETE', '/v1/tokens/:id', async ({ req, res, params }) => {
@@ -30,7 +30,7 @@ export function registerAdmin(router: Router, ctx: Ctx): void {
     sendJson(res, 200, { revoked: params['id'] });
   }, {
     summary: 'Revoke a token (admin); effective within 2 s', tags: ['tokens'], access: 'admin', params: { id: { description: 'The token id `POST /v1/tokens` answered.' } },
-    responses: { 200: { description: 'Revoked (also when it was unknown).', schema: z.object({ revoked: z.string() }) }, ...errors('FORBIDDEN') },
+    errors: ['FORBIDDEN'], responses: { 200: { description: 'Revoked (also when it was unknown).', schema: z.object({ revoked: z.string() }) } },
   });
 
   router.on('DELETE', '/v1/drafts/:id', async ({ req, res, params }) => {
@@ -44,7 +44,7 @@ export function registerAdmin(router: Router, ctx: Ctx): void {
   }, {
     summary: 'Delete a draft with its log, snapshots, sessions and turns (admin)', tags: ['drafts'], access: 'admin', params: { id: DRAFT_PARAM },
     description: 'One transaction; the id can be created again, from empty.',
-    responses: { 200: { description: 'Deleted.', schema: z.object({ deleted: z.string() }) }, ...errors('FORBIDDEN', 'NOT_FOUND') },
+    errors: ['FORBIDDEN', 'NOT_FOUND'], responses: { 200: { description: 'Deleted.', schema: z.object({ deleted: z.string() }) } },
   });
 
   router.on('POST', '/v1/drafts/:id/sessions', async ({ req, res, params }) => {
@@ -57,9 +57,8 @@ export function registerAdmin(router: Router, ctx: Ctx): void {
   }, {
     summary: 'Open a build session (needs write)', tags: ['sessions'], access: 'bearer', params: { id: DRAFT_PARAM },
     description: 'Sessions close after 30 minutes idle, also across restarts.',
-    responses: {
-      201: { description: 'The session and its budgets.', schema: z.object({ sessionId: z.string(), draftId: z.string(), budgets: z.object({ opsPerTurn: z.int(), opsPerSecond: z.number() }) }) },
-      ...errors('FORBIDDEN', 'NOT_FOUND'),
+    errors: ['FORBIDDEN', 'NOT_FOUND'], responses: {
+      201: { description: 'The session and its budgets.', schema: z.object({ sessionId: z.string(), draftId: z.string(), budgets: z.object({ opsPerTurn: z.int(), opsPerSecond: z.number() }) }) }
     },
   });
 
@@ -70,7 +69,7 @@ export function registerAdmin(router: Router, ctx: Ctx): void {
   }, {
     summary: 'Close a build session and finish its turns (its actor or admin)', tags: ['sessions'], access: 'bearer',
     params: { sid: { description: 'The sessionId `POST /v1/drafts/:id/sessions` answered.' } },
-    responses: { 200: { description: 'true when it was open (false: unknown or closed already).', schema: z.object({ closed: z.boolean() }) }, ...errors('FORBIDDEN') },
+    errors: ['FORBIDDEN'], responses: { 200: { description: 'true when it was open (false: unknown or closed already).', schema: z.object({ closed: z.boolean() }) } },
   });
 
   router.on('POST', '/v1/drafts/:id/turns/:turnId/finish', async ({ req, res, params }) => {
@@ -83,9 +82,8 @@ export function registerAdmin(router: Router, ctx: Ctx): void {
   }, {
     summary: 'Finish an agent turn: RUN_FINISHED on the stream', tags: ['sessions'], access: 'bearer',
     params: { id: DRAFT_PARAM, turnId: { description: 'The turnId the turn\'s steps carried.' } },
-    responses: {
-      200: { description: 'The turn\'s summary.', schema: z.object({ turnId: z.string(), summary: z.record(z.string(), z.number()).meta({ description: '`{ steps, ops, repairs, refused, durationMs }`' }) }) },
-      ...errors('FORBIDDEN', 'NOT_FOUND'),
+    errors: ['FORBIDDEN', 'NOT_FOUND'], responses: {
+      200: { description: 'The turn\'s summary.', schema: z.object({ turnId: z.string(), summary: z.record(z.string(), z.number()).meta({ description: '`{ steps, ops, repairs, refused, durationMs }`' }) }) }
     },
   });
 

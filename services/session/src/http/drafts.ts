@@ -10,7 +10,7 @@ import { can, requireScope } from '../commands/principal.ts';
 import { sendJson, sendJsonText } from './respond.ts';
 import type { Router } from './router.ts';
 import { z } from 'zod';
-import { Created, CreateDraftBody, DraftMeta, DraftResponse, errors, Op, VersionEntry as VersionEntrySchema, versionParam } from './schemas.ts';
+import { Created, CreateDraftBody, DraftMeta, DraftResponse, Op, VersionEntry as VersionEntrySchema, versionParam } from './schemas.ts';
 
 /** The `:id` of the draft routes. */
 export const DRAFT_PARAM = { description: 'The draft id (`[a-z][a-z0-9-]{0,40}`); any other answers 404.', pattern: '^[a-z][a-z0-9-]{0,40}$' };
@@ -33,9 +33,8 @@ export function registerDrafts(router: Router, ctx: Ctx): void {
     sendJson(res, 201, { id, version });
   }, {
     summary: 'Create a draft (empty, or with a title)', tags: ['drafts'], access: 'bearer', body: CreateDraftBody,
-    responses: {
-      201: { description: 'Created at version 0 (1 with a title).', schema: Created },
-      ...errors('BAD_REQUEST', 'MALFORMED_JSON', 'FORBIDDEN', 'VERSION_CONFLICT', 'PAYLOAD_TOO_LARGE'),
+    errors: ['BAD_REQUEST', 'MALFORMED_JSON', 'FORBIDDEN', 'VERSION_CONFLICT', 'PAYLOAD_TOO_LARGE'], responses: {
+      201: { description: 'Created at version 0 (1 with a title).', schema: Created }
     },
   });
 
@@ -72,7 +71,7 @@ export function registerDrafts(router: Router, ctx: Ctx): void {
       version: versionParam('version', 'A past version (snapshot + log); default the head.').optional(),
       minVersion: versionParam('minVersion', 'Wait up to 2 s for this version to be committed first.').optional(),
     }),
-    responses: { 200: { description: 'The draft at that version.', schema: DraftResponse }, ...errors('BAD_REQUEST', 'NOT_FOUND') },
+    errors: ['BAD_REQUEST', 'NOT_FOUND'], responses: { 200: { description: 'The draft at that version.', schema: DraftResponse } },
   });
 
   router.on('GET', '/v1/drafts/:id/diff', async ({ req, res, params, query }) => {
@@ -92,9 +91,8 @@ export function registerDrafts(router: Router, ctx: Ctx): void {
       from: versionParam('from', 'Default 0 (the empty draft).').optional(),
       to: versionParam('to', 'Default the head.').optional(),
     }),
-    responses: {
-      200: { description: 'The patch.', schema: z.object({ from: z.int().min(0), to: z.int().min(0), patch: z.array(Op) }) },
-      ...errors('BAD_REQUEST', 'NOT_FOUND'),
+    errors: ['BAD_REQUEST', 'NOT_FOUND'], responses: {
+      200: { description: 'The patch.', schema: z.object({ from: z.int().min(0), to: z.int().min(0), patch: z.array(Op) }) }
     },
   });
 
@@ -106,7 +104,7 @@ export function registerDrafts(router: Router, ctx: Ctx): void {
     sendJson(res, 200, { versions: await listVersions(ctx, id) });
   }, {
     summary: 'Snapshots and turn boundaries, oldest first', tags: ['drafts'], access: 'bearer', params: { id: DRAFT_PARAM },
-    responses: { 200: { description: 'The versions worth going back to.', schema: z.object({ versions: z.array(VersionEntrySchema) }) }, ...errors('NOT_FOUND') },
+    errors: ['NOT_FOUND'], responses: { 200: { description: 'The versions worth going back to.', schema: z.object({ versions: z.array(VersionEntrySchema) }) } },
   });
 }
 

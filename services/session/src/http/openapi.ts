@@ -95,7 +95,8 @@ function operation(r: RouteEntry, spec: RouteSpec, names: string[], toSchema: (s
     }
   }
   const responses: Record<string, Json> = {};
-  const all = { ...(spec.access !== 'public' ? authErrors : {}), ...spec.responses };
+  const codes = new Set<ErrorCode>([...(spec.access !== 'public' ? ['UNAUTHORIZED' as const] : []), ...(spec.body ? BODY_ERRORS : []), ...(spec.errors ?? [])]);
+  const all = { ...errorResponses([...codes]), ...spec.responses };
   for (const [status, res] of Object.entries(all).sort(([a], [b]) => Number(a) - Number(b))) {
     const content: Record<string, Json> = {};
     if (res.schema) content['application/json'] = { schema: toSchema(res.schema, 'output') };
@@ -116,13 +117,31 @@ function operation(r: RouteEntry, spec: RouteSpec, names: string[], toSchema: (s
   };
 }
 
-const ErrorBody = z.object({
-  error: z.looseObject({ code: z.enum(Object.keys(ErrorCode) as [ErrorCode, ...ErrorCode[]]), message: z.string(), path: z.string().optional() }),
-}).meta({ id: 'ErrorBody' });
+const ErrorPayload = z.looseObject({
+  code: z.enum(Object.keys(ErrorCode) as [ErrorCode, ...ErrorCode[]]),
+  message: z.string().meta({ description: 'What went wrong and what to do, for a person or a model.' }),
+  path: z.string().optional().meta({ description: 'JSON Pointer of the offending value (request body, query parameter or draft path).' }),
+}).meta({ id: 'ErrorPayload', description: 'The code of docs/errors.md and its fields (`currentVersion`, `limit`, `rule`, `retryAfterMs`, …).' });
+const ErrorBody = z.object({ error: ErrorPayload }).meta({ id: 'ErrorBody' });
 
-const authErrors: Record<number, ResponseSpec> = {
-  401: { description: 'UNAUTHORIZED: no bearer token, or one that is unknown, revoked or expired.', schema: z.object({ error: z.looseObject({ code: z.literal('UNAUTHORIZED'), message: z.string() }) }) },
-};
+/** What reading a JSON body can answer before the route's schema sees it (and the schema's own 400). */
+const BODY_ERRORS: ErrorCode[] = ['BAD_REQUEST', 'MALFORMED_JSON', 'PAYLOAD_TOO_LARGE'];
+
+/** Error responses grouped by HTTP status, each body's code pinned to the codes of its group. */
+function errorResponses(codes: ErrorCode[]): Record<number, ResponseSpec> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const c of Object.keys(ErrorCode) as ErrorCode[]) {
+    if (codes.includes(c)) byStatus.set(ErrorCode[c].status, [...(byStatus.get(ErrorCode[c].status) ?? []), c]);
+  }
+  const out: Record<number, ResponseSpec> = {};
+  for (const [status, list] of byStatus) {
+    out[status] = {
+      description: list.map((c) => `${c}: ${ErrorCode[c].message}`).join(' '),
+      schema: z.object({ error: ErrorPayload.and(z.looseObject({ code: z.enum(list as [ErrorCode, ...ErrorCode[]]) })) }),
+    };
+  }
+  return out;
+}
 
 /** `POST /v1/drafts/:id/ops` → `postV1DraftsIdOps`. */
 function operationId(r: RouteEntry): string {

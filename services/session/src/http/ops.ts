@@ -7,7 +7,7 @@ import { undoRedo } from '../commands/undo.ts';
 import { z } from 'zod';
 import { DRAFT_PARAM } from './drafts.ts';
 import { sendJson, sendJsonText } from './respond.ts';
-import { errors, EventsPage, StepResult, UndoBody, UndoResult, versionParam } from './schemas.ts';
+import { EventsPage, StepResult, UndoBody, UndoResult, versionParam } from './schemas.ts';
 import type { ServerResponse } from 'node:http';
 import type { Router } from './router.ts';
 
@@ -19,9 +19,8 @@ export function registerOps(router: Router, ctx: Ctx): void {
   }, {
     summary: 'Submit JSON Patch ops as one step (one version)', tags: ['ops'], access: 'bearer', params: { id: DRAFT_PARAM }, body: SubmitBody,
     description: 'Each op is repaired (`repairs`) or refused (`refused`) on its own; the applied ops form one version. A step whose ops are all refused keeps the version. Budgets: 429 RATE_LIMITED (with Retry-After) and BUDGET_EXCEEDED.',
-    responses: {
-      200: { description: 'The step: applied, repaired and refused ops.', schema: StepResult },
-      ...errors('BAD_REQUEST', 'MALFORMED_JSON', 'FORBIDDEN', 'NOT_FOUND', 'SESSION_CLOSED', 'VERSION_CONFLICT', 'IDEMPOTENCY_CONFLICT', 'PAYLOAD_TOO_LARGE', 'RATE_LIMITED', 'BUDGET_EXCEEDED'),
+    errors: ['BAD_REQUEST', 'MALFORMED_JSON', 'FORBIDDEN', 'NOT_FOUND', 'SESSION_CLOSED', 'VERSION_CONFLICT', 'IDEMPOTENCY_CONFLICT', 'PAYLOAD_TOO_LARGE', 'RATE_LIMITED', 'BUDGET_EXCEEDED'], responses: {
+      200: { description: 'The step: applied, repaired and refused ops.', schema: StepResult }
     },
   });
 
@@ -47,9 +46,8 @@ export function registerOps(router: Router, ctx: Ctx): void {
       limit: versionParam('limit', 'Page size, clamped to 1..1000 (default 100).').optional(),
       format: z.string().optional().meta({ description: '`ndjson` (or `Accept: application/x-ndjson`): the whole log after `after` up to the head (`x-weft-head`), one StepView a line, streamed.' }),
     }),
-    responses: {
-      200: { description: 'A page (JSON), or the stream (NDJSON, one StepView a line).', schema: EventsPage, media: { 'application/x-ndjson': null } },
-      ...errors('BAD_REQUEST', 'NOT_FOUND'),
+    errors: ['BAD_REQUEST', 'NOT_FOUND'], responses: {
+      200: { description: 'A page (JSON), or the stream (NDJSON, one StepView a line).', schema: EventsPage, media: { 'application/x-ndjson': null } }
     },
   });
 
@@ -64,9 +62,8 @@ export function registerOps(router: Router, ctx: Ctx): void {
       summary: mode === 'undo' ? "Undo the caller's last step (or turn)" : "Redo the caller's last undo", tags: ['ops'], access: 'bearer',
       params: { id: DRAFT_PARAM }, body: UndoBody, bodyLimit: 4096,
       description: 'From the log: 409 UNDO_CONFLICT when someone else changed the same place later, 409 NOTHING_TO_UNDO when there is nothing of yours.',
-      responses: {
-        200: { description: 'The new step.', schema: UndoResult },
-        ...errors('MALFORMED_JSON', 'FORBIDDEN', 'NOT_FOUND', 'UNDO_CONFLICT', 'NOTHING_TO_UNDO', 'PAYLOAD_TOO_LARGE'),
+      errors: ['MALFORMED_JSON', 'FORBIDDEN', 'NOT_FOUND', 'UNDO_CONFLICT', 'NOTHING_TO_UNDO', 'PAYLOAD_TOO_LARGE'], responses: {
+        200: { description: 'The new step.', schema: UndoResult }
       },
     });
   }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import FindMyWay from 'find-my-way';
 import type { HTTPMethod } from 'find-my-way';
+import type { ErrorCode } from '@weft/core';
 import type { z } from 'zod';
 import { readJson } from './respond.ts';
 import { parseWith } from '../commands/validate.ts';
@@ -30,7 +31,8 @@ export interface ResponseSpec {
 
 /**
  * A route's contract: validation (body, query) and the OpenAPI document come from these schemas
- * alone. Error statuses list the error codes they carry; their body is always `ErrorBody`.
+ * alone. `errors` are the codes the handler throws; the document adds UNAUTHORIZED for routes
+ * with a token, and the body reader's (BAD_REQUEST, MALFORMED_JSON, PAYLOAD_TOO_LARGE) for bodies.
  */
 export interface RouteSpec<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType> {
   summary: string;
@@ -43,7 +45,9 @@ export interface RouteSpec<B extends z.ZodType = z.ZodType, Q extends z.ZodType 
   body?: B;
   /** The body's size cap in bytes (default: the router's, `WEFT_MAX_BODY_BYTES`). */
   bodyLimit?: number;
+  /** Successes, and answers that are not the error envelope (MCP's JSON-RPC errors, a 503 health body). */
   responses: Record<number, ResponseSpec>;
+  errors?: ErrorCode[];
 }
 
 export interface RouteEntry {

@@ -1,10 +1,10 @@
 // The v1 HTTP bodies as zod schemas: the one source of request validation and of the OpenAPI
 // document's components (`.meta({ id })` names a component). Responses are documented here and
-// checked against what the routes really answer by test/openapi.int.test.ts.
-import { ErrorCode, Rule } from '@weft/core';
+// checked against what the routes really answer by test/openapi.int.test.ts. Error bodies are
+// generated from the routes' error codes (openapi.ts).
+import { Rule } from '@weft/core';
 import { z } from 'zod';
 import { OP_ID } from '../commands/submit.ts';
-import type { ResponseSpec } from './router.ts';
 
 export const DRAFT_ID = /^[a-z][a-z0-9-]{0,40}$/;
 const ACTOR_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
@@ -21,28 +21,6 @@ export function versionParam(name: string, description: string) {
     c.addIssue({ code: 'custom', message: `${name} must be a non-negative integer.` });
     return z.NEVER;
   }).meta({ description, pattern: '^[0-9]+$' });
-}
-
-// ---- errors -------------------------------------------------------------------------------
-
-const ErrorPayload = z.looseObject({
-  code: z.enum(Object.keys(ErrorCode) as [ErrorCode, ...ErrorCode[]]),
-  message: z.string().meta({ description: 'What went wrong and what to do, for a person or a model.' }),
-  path: z.string().optional().meta({ description: 'JSON Pointer of the offending value (request body, query parameter or draft path).' }),
-}).meta({ id: 'ErrorPayload', description: 'The code of docs/errors.md and its fields (`currentVersion`, `limit`, `rule`, …).' });
-
-/** The error responses of the given codes, grouped by their HTTP status, each body's code pinned to the group. */
-export function errors(...codes: ErrorCode[]): Record<number, ResponseSpec> {
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const c of codes) byStatus.set(ErrorCode[c].status, [...(byStatus.get(ErrorCode[c].status) ?? []), c]);
-  const out: Record<number, ResponseSpec> = {};
-  for (const [status, list] of byStatus) {
-    out[status] = {
-      description: list.map((c) => `${c}: ${ErrorCode[c].message}`).join(' '),
-      schema: z.object({ error: ErrorPayload.and(z.looseObject({ code: z.enum(list as [ErrorCode, ...ErrorCode[]]) })) }),
-    };
-  }
-  return out;
 }
 
 // ---- the draft and its log ------------------------------------------------------------------

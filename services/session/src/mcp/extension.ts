@@ -4,7 +4,6 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Extension } from '../app.ts';
 import { WeftError } from '../commands/errors.ts';
 import { z } from 'zod';
-import { errors } from '../http/schemas.ts';
 
 const JsonRpcError = z.object({ jsonrpc: z.literal('2.0'), error: z.looseObject({ code: z.int(), message: z.string() }), id: z.union([z.string(), z.number(), z.null()]) });
 import { createWeftMcpServer } from './server.ts';
@@ -43,7 +42,7 @@ export function mcpExtension(): Extension {
         router.on(method, MCP_PATH, async ({ req }) => {
           await ctx.auth.fromHeader(req.headers.authorization);
           throw new WeftError('BAD_REQUEST', `${method} ${MCP_PATH} is not supported: this MCP endpoint is stateless; POST JSON-RPC messages.`);
-        }, { summary: `Not supported (stateless MCP): always 400`, tags: ['mcp'], access: 'bearer', responses: errors('BAD_REQUEST') });
+        }, { summary: `Not supported (stateless MCP): always 400`, tags: ['mcp'], access: 'bearer', errors: ['BAD_REQUEST'], responses: {} });
       }
     },
   };
