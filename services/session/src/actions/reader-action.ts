@@ -16,14 +16,12 @@ const shapeError = (iss: z.core.$ZodRawIssue): string => (iss.code === 'unrecogn
 const text = (message: string) => z.string({ error: message });
 const id = (message: string) => text(message).refine(isValidId, { error: message }).meta({ pattern: ID.source });
 
-/** RFC 6901 pointer → path segments (zod issue paths). */
-const segments = (pointer: string): string[] => pointer.split('/').slice(1).map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
-
 const Context = z.custom<Record<string, unknown>>(isObj, { error: 'context must be an object of JSON values.' })
   .transform((raw, c): { [k: string]: Json } => {
     const clean = sanitizeJson(raw);
     if (!clean.ok) {
-      c.addIssue({ code: 'custom', message: `context: ${clean.error.message}`, path: segments(clean.error.at) });
+      // core's pointer, appended as it is (commands/validate.ts): it does not escape `/` or `~` in keys.
+      c.addIssue({ code: 'custom', message: `context: ${clean.error.message}`, params: { pointer: clean.error.at } });
       return z.NEVER;
     }
     if (JSON.stringify(clean.value).length > MAX_CONTEXT) {

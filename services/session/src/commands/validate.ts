@@ -19,7 +19,9 @@ export function issueError(issue: z.core.$ZodIssue): WeftError {
   // A record key's own check carries the message (`Scope key "X" must be …`).
   if (issue.code === 'invalid_key' && issue.issues[0]) message = issue.issues[0].message;
   const code = issue.code === 'too_big' && issue.origin === 'array' ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST';
-  const pointer = toPointer(path);
+  // A custom issue may name a place below its path as a JSON Pointer of its own (`params.pointer`).
+  const below = issue.code === 'custom' && typeof issue.params?.['pointer'] === 'string' ? issue.params['pointer'] : '';
+  const pointer = toPointer(path) + below;
   return new WeftError(code, message, pointer === '' ? {} : { path: pointer });
 }
 

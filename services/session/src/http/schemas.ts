@@ -3,6 +3,7 @@
 // checked against what the routes really answer by test/openapi.int.test.ts. Error bodies are
 // generated from the routes' error codes (openapi.ts).
 import { Rule } from '@weft/core';
+import type { Json } from '@weft/core';
 import { z } from 'zod';
 import { OP_ID } from '../commands/submit.ts';
 
@@ -10,7 +11,8 @@ export const DRAFT_ID = /^[a-z][a-z0-9-]{0,40}$/;
 const ACTOR_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 const SCOPE_KEY = /^(\*|[a-z][a-z0-9-]{0,40})$/;
 
-const jsonValue = z.json().meta({ id: 'JsonValue', description: 'Any JSON value.' });
+const jsonValue: z.ZodType<Json> = z.lazy(() => z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(z.string(), jsonValue)]))
+  .meta({ id: 'JsonValue', description: 'Any JSON value.' });
 const Version = z.int().min(0).meta({ description: 'A draft version: 0 is the empty draft, each committed step adds one.' });
 
 /** A query parameter that is a non-negative integer (`?version=3`); the message names it. */
@@ -121,7 +123,7 @@ export const MintTokenBody = z.object({
     z.array(z.enum(['read', 'write'], { error: scopesMessage }), { error: scopesMessage }).transform((v): ('read' | 'write')[] => (v.includes('write') ? ['read', 'write'] : ['read'])),
     { error: tokenShape },
   )).meta({ description: '`{ "<draftId>"|"*": ["read","write"] }`; write implies read.' }),
-  name: z.string().optional().catch(undefined).meta({ description: 'A label (first 200 characters kept); default the actor id.' }),
+  name: z.string({ error: 'name must be a string.' }).optional().meta({ description: 'A label (first 200 characters kept); default the actor id.' }),
   ttlSeconds: z.int({ error: 'ttlSeconds must be a positive integer.' }).positive({ error: 'ttlSeconds must be a positive integer.' }).optional(),
 }, { error: tokenShape }).meta({ id: 'MintTokenBody' });
 
