@@ -66,7 +66,8 @@ export type Match = { route: RouteEntry; params: Record<string, string> };
  */
 export class Router {
   private readonly fmw = FindMyWay({
-    // The hand-written router matched on non-empty segments: `/v1/drafts/` and `//v1/drafts` too.
+    // The hand-written router matched on non-empty segments: `/v1/drafts/` and `/v1//drafts` too.
+    // (Registering the same method and path twice throws here, where the old one kept the first.)
     ignoreTrailingSlash: true,
     ignoreDuplicateSlashes: true,
     // Ids in paths are bounded by their own rules (404 when not found), not by the router.
