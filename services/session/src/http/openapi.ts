@@ -43,8 +43,8 @@ export function openApiDocument(routes: readonly RouteEntry[]): Json {
     const js = z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
     const { $schema: _s, $defs, ...rest } = js;
     for (const [id, def] of Object.entries(($defs ?? {}) as Record<string, unknown>)) {
-      // zod names a recursive or reused schema without an id `__schemaN`, per call: name it (`.meta({ id })`).
-      if (id.startsWith('__schema')) throw new Error(`OpenAPI: a schema reused without a name (${JSON.stringify(def).slice(0, 120)})`);
+      // zod names a recursive schema without an id `__schemaN`, per call: name it (`.meta({ id })`).
+      if (id.startsWith('__schema')) throw new Error(`OpenAPI: a recursive schema without a name (${JSON.stringify(def).slice(0, 120)})`);
       const d = refs(def);
       const seen = schemas[id];
       if (seen !== undefined && JSON.stringify(seen) !== JSON.stringify(d)) throw new Error(`OpenAPI: two different schemas are named ${id}`);
