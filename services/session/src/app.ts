@@ -10,6 +10,7 @@ import { WeftError } from './commands/errors.ts';
 import { registerAdmin } from './http/admin.ts';
 import { registerDrafts } from './http/drafts.ts';
 import { registerExport } from './http/export.ts';
+import { registerOpenApi, registerProbes } from './http/meta.ts';
 import { registerOps } from './http/ops.ts';
 import { sendError } from './http/respond.ts';
 import { Router } from './http/router.ts';
@@ -168,8 +169,9 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
   // Readiness (GET /readyz) apart from liveness (GET /healthz): the log's database and the bus.
   const probe = probes('session', metrics.registry, { database: () => deps.store.ping().then(() => true), bus: () => deps.bus.connected });
 
-  const router = new Router();
+  const router = new Router(config.maxBodyBytes);
   registerAdmin(router, ctx);
+  registerProbes(router, probe);
   registerDrafts(router, ctx);
   registerOps(router, ctx);
   registerStream(router, ctx);
@@ -180,6 +182,8 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
   for (const ext of extensions) {
     ext.register({ ctx, router, onUpgrade: (fn) => upgraders.push(fn), onCommitted: (fn) => listeners.push(fn) });
   }
+  // Last: the document describes every route registered above, the extensions' too.
+  registerOpenApi(router);
   const sweeper = setInterval(() => {
     void sessions.sweep().catch((e: unknown) => log.warn('session sweep failed', { error: String(e) }));
     rooms.evictIdle(10 * 60_000, now());
@@ -191,7 +195,7 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
     const m = router.match(req.method ?? 'GET', url.pathname);
     if (m === null) return sendError(res, new WeftError('NOT_FOUND', `No route ${req.method} ${url.pathname}.`));
     if (m === 'method') return sendError(res, new WeftError('BAD_REQUEST', `Method ${req.method} is not allowed on ${url.pathname}.`));
-    m.handler({ req, res, params: m.params, url }).catch((e: unknown) => {
+    router.run(m, req, res, url).catch((e: unknown) => {
       if (e instanceof WeftError) {
         metrics.httpErrors.inc({ code: e.code });
         if (!res.headersSent) sendError(res, e);
@@ -216,7 +220,6 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
     ctx,
     router,
     handle(req, res) {
-      if (req.url?.startsWith('/readyz') && probe.handle(req, res)) return;
       const url = new URL(req.url ?? '/', 'http://localhost');
       if (ownership && !req.headers[FORWARDED_BY] && !(req.method === 'GET' && FOLLOWER_READS.test(url.pathname))) {
         const draftId = DRAFT_PATH.exec(url.pathname)?.[1];

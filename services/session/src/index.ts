@@ -5,7 +5,7 @@ export type { Room } from './rooms/room.ts';
 export type { SubmitRequest, SubmitOutcome, RoomError } from './rooms/types.ts';
 export { WeftError } from './commands/errors.ts';
 export { sendJson, readJson } from './http/respond.ts';
-export type { Router, RequestContext } from './http/router.ts';
+export type { Router, RequestContext, RouteSpec, Handler } from './http/router.ts';
 export { can, requireScope } from './commands/principal.ts';
 export type { Principal } from './commands/principal.ts';
 export { listen } from './main.ts';

@@ -29,13 +29,14 @@ export interface TestSession {
   close(): Promise<void>;
 }
 
-export async function startTestSession(overrides: Partial<SessionConfig> = {}, db?: TestDatabase, extensions: () => Extension[] = () => [collabExtension()]): Promise<TestSession> {
+/** `now`: the service's clock (Deps.now), for tests that must not depend on how fast the machine is. */
+export async function startTestSession(overrides: Partial<SessionConfig> = {}, db?: TestDatabase, extensions: () => Extension[] = () => [collabExtension()], now?: () => number): Promise<TestSession> {
   const tdb = db ?? (await createTestDatabase());
   const config = parseConfig({}, { port: 0, adminToken: ADMIN, ...overrides });
   const bus = createMemoryBus();
   const mk = () => {
     const store = new EventStore(tdb.db);
-    return listen({ store, tokens: new TokenStore(tdb.db), sessions: new SessionStore(tdb.db), bus, log: silentLogger }, config, extensions());
+    return listen({ store, tokens: new TokenStore(tdb.db), sessions: new SessionStore(tdb.db), bus, log: silentLogger, ...(now ? { now } : {}) }, config, extensions());
   };
   let running = await mk();
   const t: TestSession = {

@@ -13,9 +13,11 @@ import { mustRoom } from '../commands/drafts.ts';
 import { WeftError } from '../commands/errors.ts';
 import { requireScope } from '../commands/principal.ts';
 import { outcomeOrThrow } from '../commands/submit.ts';
-import { readJson, sendJson } from '../http/respond.ts';
+import { sendJson } from '../http/respond.ts';
+import { DRAFT_PARAM } from '../http/drafts.ts';
+import { z } from 'zod';
 import { boundWrite } from './bound-write.ts';
-import { parseReaderAction } from './reader-action.ts';
+import { ReaderActionBody, toReaderAction } from './reader-action.ts';
 
 export interface ActionsOptions {
   /** A preview page cannot send a bearer token; the launcher passes the preview's ticket check. */
@@ -32,13 +34,11 @@ export function actionsExtension(o: ActionsOptions = {}): Extension {
   return {
     name: 'actions',
     register({ ctx, router }) {
-      router.on('POST', ACTIONS_PATH, async ({ req, res, params, url }) => {
+      router.on('POST', ACTIONS_PATH, async ({ req, res, params, url, body }) => {
         const draftId = params['id']!;
         const actor = await reader(ctx, req, url, draftId, o);
         limit(windows, draftId, ctx.now(), o.perSecond ?? 30);
-        const parsed = parseReaderAction(await readJson(req, MAX_BODY));
-        if (!parsed.ok) throw new WeftError('BAD_REQUEST', parsed.message, { path: parsed.path });
-        const action = parsed.value;
+        const action = toReaderAction(await body());
         const room = await mustRoom(ctx, draftId);
         const w = boundWrite(room.committedView().draft, action);
         if (!w.ok) throw new WeftError('VALIDATION_FAILED', w.message, { path: w.path, rule: 'invalid_props' });
@@ -54,6 +54,13 @@ export function actionsExtension(o: ActionsOptions = {}): Extension {
         ctx.notify(draftId, version, [event]);
         ctx.metrics.readerActions.inc();
         sendJson(res, 202, { version, written: w.written });
+      }, {
+        summary: 'A reader action from a live page (A2UI v0.9)', tags: ['actions'], access: 'bearer-or-ticket',
+        params: { id: DRAFT_PARAM }, body: ReaderActionBody, bodyLimit: MAX_BODY,
+        description: 'With a read token, or `?ticket=` (a preview ticket). When the source control binds a `{path}` that `context` holds, the value is written first (if the control could have produced it), then the action is published on the stream and the bus as CUSTOM `weft.action`.',
+        errors: ['BAD_REQUEST', 'MALFORMED_JSON', 'NOT_FOUND', 'PAYLOAD_TOO_LARGE', 'VALIDATION_FAILED', 'RATE_LIMITED'], responses: {
+          202: { description: 'Published; `written` lists the data paths the server set.', schema: z.object({ version: z.int().min(0), written: z.array(z.string()) }) }
+        },
       });
     },
   };

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Ctx } from '../context.ts';
 import type { StepResult, SubmitOutcome } from '../rooms/types.ts';
+import { z } from 'zod';
+import { parseWith } from './validate.ts';
 import { WeftError } from './errors.ts';
 import { requireScope } from './principal.ts';
 import type { Principal } from './principal.ts';
@@ -9,28 +11,29 @@ import { mustRoom } from './drafts.ts';
 export const OP_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const MAX_OPS = 1000;
 
-/** A submission as every door hands it over: the envelope checked, the ops still the pipeline's to judge. */
-export interface SubmitBody { opId: string; baseVersion?: number; turnId?: string; sessionId?: string; ops: unknown[] }
+const OP_ID_MESSAGE = 'opId must be 1–128 characters of [A-Za-z0-9._:-]; reuse it only to retry the same change.';
+const TURN_ID_MESSAGE = 'turnId must be 1–128 characters of [A-Za-z0-9._:-].';
+const OPS_MESSAGE = 'ops must be a non-empty array of JSON Patch operations.';
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+/**
+ * The envelope `{ opId, baseVersion?, turnId?, sessionId?, ops }` every door hands over (HTTP body,
+ * Yjs `submit` message, MCP args): checked here, the ops still the pipeline's to judge one by one.
+ */
+export const SubmitBody = z.object({
+  opId: z.string({ error: OP_ID_MESSAGE }).regex(OP_ID, { error: OP_ID_MESSAGE })
+    .meta({ description: 'The idempotency key: the same opId and body answer the original result (`replayed: true`); another body, 409.' }),
+  baseVersion: z.number({ error: 'baseVersion must be a non-negative integer.' }).int({ error: 'baseVersion must be a non-negative integer.' }).min(0, { error: 'baseVersion must be a non-negative integer.' }).optional()
+    .meta({ description: 'When given, must equal the head version (409 VERSION_CONFLICT otherwise).' }),
+  turnId: z.string({ error: TURN_ID_MESSAGE }).regex(OP_ID, { error: TURN_ID_MESSAGE }).optional(),
+  sessionId: z.string({ error: 'sessionId must be a string.' }).optional(),
+  ops: z.array(z.unknown().meta({ description: 'A JSON Patch op (RFC 6902). Each is repaired or refused on its own (`refused`), never a 400.' }), { error: OPS_MESSAGE })
+    .min(1, { error: OPS_MESSAGE }).max(MAX_OPS, { error: `At most ${MAX_OPS} ops per request.` }),
+}, { error: 'Send { "opId": string, "baseVersion"?: number, "turnId"?: string, "ops": [ …JSON Patch ops ] }.' }).meta({ id: 'SubmitBody' });
+export type SubmitBody = z.output<typeof SubmitBody>;
 
-/** Validates the envelope `{ opId, baseVersion?, turnId?, sessionId?, ops }` (HTTP body, Yjs `submit` message, MCP args). */
+/** Validates the envelope; a typed BAD_REQUEST (413 for too many ops) with the field's JSON Pointer. */
 export function parseSubmit(body: unknown): SubmitBody {
-  if (!isObject(body)) throw new WeftError('BAD_REQUEST', 'Send { "opId": string, "baseVersion"?: number, "turnId"?: string, "ops": [ …JSON Patch ops ] }.');
-  const { opId, baseVersion, turnId, sessionId, ops } = body;
-  if (typeof opId !== 'string' || !OP_ID.test(opId)) throw new WeftError('BAD_REQUEST', 'opId must be 1–128 characters of [A-Za-z0-9._:-]; reuse it only to retry the same change.', { path: '/opId' });
-  if (baseVersion !== undefined && (!Number.isInteger(baseVersion) || (baseVersion as number) < 0)) throw new WeftError('BAD_REQUEST', 'baseVersion must be a non-negative integer.', { path: '/baseVersion' });
-  if (turnId !== undefined && (typeof turnId !== 'string' || !OP_ID.test(turnId))) throw new WeftError('BAD_REQUEST', 'turnId must be 1–128 characters of [A-Za-z0-9._:-].', { path: '/turnId' });
-  if (sessionId !== undefined && typeof sessionId !== 'string') throw new WeftError('BAD_REQUEST', 'sessionId must be a string.', { path: '/sessionId' });
-  if (!Array.isArray(ops) || ops.length === 0) throw new WeftError('BAD_REQUEST', 'ops must be a non-empty array of JSON Patch operations.', { path: '/ops' });
-  if (ops.length > MAX_OPS) throw new WeftError('PAYLOAD_TOO_LARGE', `At most ${MAX_OPS} ops per request.`, { path: '/ops' });
-  const out: SubmitBody = { opId, ops };
-  if (baseVersion !== undefined) out.baseVersion = baseVersion as number;
-  if (turnId !== undefined) out.turnId = turnId as string;
-  if (sessionId !== undefined) out.sessionId = sessionId as string;
-  return out;
+  return parseWith(SubmitBody, body);
 }
 
 /** Same opId + same hash = a retry; same opId + another hash = IDEMPOTENCY_CONFLICT. */

@@ -6,20 +6,20 @@ import { loadDraft } from '@weft/store';
 import { mustRoom, mustView, readDraft, waitFor } from '../commands/drafts.ts';
 import { WeftError } from '../commands/errors.ts';
 import { can, requireScope } from '../commands/principal.ts';
-import { isObject, readJson, sendJson, sendJsonText } from './respond.ts';
+import { sendJson, sendJsonText } from './respond.ts';
 import type { Router } from './router.ts';
+import { z } from 'zod';
+import { Created, CreateDraftBody, DraftMeta, DraftResponse, Op, VersionEntry as VersionEntrySchema, versionParam } from './schemas.ts';
 
-const ID = /^[a-z][a-z0-9-]{0,40}$/;
+/** The `:id` of the draft routes. */
+export const DRAFT_PARAM = { description: 'The draft id (`[a-z][a-z0-9-]{0,40}`); any other answers 404.', pattern: '^[a-z][a-z0-9-]{0,40}$' };
 
 export function registerDrafts(router: Router, ctx: Ctx): void {
-  router.on('POST', '/v1/drafts', async ({ req, res }) => {
+  router.on('POST', '/v1/drafts', async ({ req, res, body }) => {
     const p = await ctx.auth.fromHeader(req.headers.authorization);
-    const body = await readJson(req, ctx.config.maxBodyBytes);
-    if (!isObject(body)) throw new WeftError('BAD_REQUEST', 'Send { "id"?: string, "title"?: string }.');
-    const id = body['id'] === undefined ? `d-${randomUUID().slice(0, 8)}` : body['id'];
-    if (typeof id !== 'string' || !ID.test(id)) throw new WeftError('BAD_REQUEST', 'id must match [a-z][a-z0-9-]{0,40}.', { path: '/id' });
-    const title = body['title'] ?? '';
-    if (typeof title !== 'string' || title.length > 500) throw new WeftError('BAD_REQUEST', 'title must be a string of at most 500 characters.', { path: '/title' });
+    const b = await body();
+    const id = b.id ?? `d-${randomUUID().slice(0, 8)}`;
+    const title = b.title ?? '';
     if (!can(p, id, 'write')) throw new WeftError('FORBIDDEN', 'Creating a draft needs the "write" scope on it (or on "*").');
     const r = await ctx.store.createDraft({ id, title, createdBy: p.actor.id });
     if (!r.ok) throw new WeftError('VERSION_CONFLICT', `A draft "${id}" already exists.`, { currentVersion: (await ctx.store.getDraft(id))?.headVersion ?? 0 });
@@ -30,43 +30,69 @@ export function registerDrafts(router: Router, ctx: Ctx): void {
       if (out.ok) version = out.value.version;
     }
     sendJson(res, 201, { id, version });
+  }, {
+    summary: 'Create a draft (empty, or with a title)', tags: ['drafts'], access: 'bearer', body: CreateDraftBody,
+    errors: ['BAD_REQUEST', 'MALFORMED_JSON', 'FORBIDDEN', 'VERSION_CONFLICT', 'PAYLOAD_TOO_LARGE'], responses: {
+      201: { description: 'Created at version 0 (1 with a title).', schema: Created }
+    },
   });
 
   router.on('GET', '/v1/drafts', async ({ req, res }) => {
     const p = await ctx.auth.fromHeader(req.headers.authorization);
     const all = await ctx.store.listDrafts();
     sendJson(res, 200, { drafts: all.filter((d) => can(p, d.id, 'read')) });
+  }, {
+    summary: 'The drafts the token may read', tags: ['drafts'], access: 'bearer',
+    responses: { 200: { description: 'Newest first.', schema: z.object({ drafts: z.array(DraftMeta) }) } },
   });
 
-  router.on('GET', '/v1/drafts/:id', async ({ req, res, params, url }) => {
+  router.on('GET', '/v1/drafts/:id', async ({ req, res, params, url, query }) => {
     const p = await ctx.auth.fromHeader(req.headers.authorization);
     const id = params['id']!;
-    const v = url.searchParams.get('version');
-    if (v === null) {
+    if (!url.searchParams.has('version')) {
       // The head: the room's committed JSON, serialized straight from the mirror (no clone per request).
       requireScope(p, id, 'read');
       const room = await mustView(ctx, id);
       // Read-your-writes: a client passes the version it last saw; the read waits briefly for it.
-      const seen = url.searchParams.get('minVersion') ?? req.headers['x-weft-min-version'];
-      if (typeof seen === 'string' && seen !== '') await waitFor(room, parseVersion(seen, '/minVersion'));
+      const header = req.headers['x-weft-min-version'];
+      const seen = query().minVersion ?? (typeof header === 'string' && header !== '' ? parseVersion(header, '/minVersion') : undefined);
+      if (seen !== undefined) await waitFor(room, seen);
       const version = room.committedVersion;
       sendJsonText(res, 200, `{"id":${JSON.stringify(id)},"version":${version},"epoch":${room.epoch},"draft":${room.committedJson()}}`);
       return;
     }
-    const at = await readDraft(ctx, p, id, parseVersion(v, '/version'));
+    const at = await readDraft(ctx, p, id, query().version!);
     sendJson(res, 200, { id, version: at.version, epoch: at.epoch, draft: at.draft });
+  }, {
+    summary: 'The committed draft, or a past version', tags: ['drafts'], access: 'bearer', params: { id: DRAFT_PARAM },
+    description: 'Read-your-writes: `minVersion` (or the `x-weft-min-version` header) waits up to 2 s until that version is committed.',
+    query: z.object({
+      version: versionParam('version', 'A past version (snapshot + log); default the head.').optional(),
+      minVersion: versionParam('minVersion', 'Wait up to 2 s for this version to be committed first.').optional(),
+    }),
+    errors: ['BAD_REQUEST', 'NOT_FOUND'], responses: { 200: { description: 'The draft at that version.', schema: DraftResponse } },
   });
 
-  router.on('GET', '/v1/drafts/:id/diff', async ({ req, res, params, url }) => {
+  router.on('GET', '/v1/drafts/:id/diff', async ({ req, res, params, query }) => {
     const p = await ctx.auth.fromHeader(req.headers.authorization);
     const id = params['id']!;
     requireScope(p, id, 'read');
     const room = await mustView(ctx, id);
-    const from = parseVersion(url.searchParams.get('from') ?? '0', '/from');
-    const to = parseVersion(url.searchParams.get('to') ?? String(room.committedVersion), '/to');
+    const q = query();
+    const from = q.from ?? 0;
+    const to = q.to ?? room.committedVersion;
     if (!(await waitFor(room, Math.max(from, to)))) throw new WeftError('NOT_FOUND', `The head is version ${room.committedVersion}.`);
     const [a, b] = await Promise.all([loadDraft(ctx.store, id, from), loadDraft(ctx.store, id, to)]);
     sendJson(res, 200, { from, to, patch: jsonpatch.compare(a.draft, b.draft) });
+  }, {
+    summary: 'The RFC 6902 patch from one version to another', tags: ['drafts'], access: 'bearer', params: { id: DRAFT_PARAM },
+    query: z.object({
+      from: versionParam('from', 'Default 0 (the empty draft).').optional(),
+      to: versionParam('to', 'Default the head.').optional(),
+    }),
+    errors: ['BAD_REQUEST', 'NOT_FOUND'], responses: {
+      200: { description: 'The patch.', schema: z.object({ from: z.int().min(0), to: z.int().min(0), patch: z.array(Op) }) }
+    },
   });
 
   router.on('GET', '/v1/drafts/:id/versions', async ({ req, res, params }) => {
@@ -75,6 +101,9 @@ export function registerDrafts(router: Router, ctx: Ctx): void {
     requireScope(p, id, 'read');
     await mustView(ctx, id);
     sendJson(res, 200, { versions: await listVersions(ctx, id) });
+  }, {
+    summary: 'Snapshots and turn boundaries, oldest first', tags: ['drafts'], access: 'bearer', params: { id: DRAFT_PARAM },
+    errors: ['NOT_FOUND'], responses: { 200: { description: 'The versions worth going back to.', schema: z.object({ versions: z.array(VersionEntrySchema) }) } },
   });
 }
 

@@ -6,7 +6,8 @@ import { formatEvents, SseHub } from '../live/sse.ts';
 import { WeftError } from '../commands/errors.ts';
 import { mustView } from '../commands/drafts.ts';
 import { can, requireScope } from '../commands/principal.ts';
-import { parseVersion } from './drafts.ts';
+import { z } from 'zod';
+import { DRAFT_PARAM, parseVersion } from './drafts.ts';
 import type { Router } from './router.ts';
 
 /**
@@ -16,12 +17,12 @@ import type { Router } from './router.ts';
  * lost, and the hub skips versions the backlog already sent.
  */
 export function registerStream(router: Router, ctx: Ctx): void {
-  router.on('GET', '/v1/drafts/:id/stream', async ({ req, res, params, url }) => {
+  router.on('GET', '/v1/drafts/:id/stream', async ({ req, res, params, query }) => {
     const p = await ctx.auth.fromHeader(req.headers.authorization);
     const id = params['id']!;
     requireScope(p, id, 'read');
     const room = await mustView(ctx, id);
-    const resumeRaw = req.headers['last-event-id'] ?? url.searchParams.get('after');
+    const resumeRaw = req.headers['last-event-id'] ?? query().after;
     let resume = typeof resumeRaw === 'string' && resumeRaw !== '' ? parseVersion(resumeRaw, '/Last-Event-ID') : null;
     // A resume point past the head (a stale client, a draft recreated since): a fresh snapshot.
     if (resume !== null && resume > room.committedVersion) resume = null;
@@ -52,6 +53,11 @@ export function registerStream(router: Router, ctx: Ctx): void {
       }
     }
     handle.release(sent);
+  }, {
+    summary: 'The live AG-UI stream (SSE)', tags: ['stream'], access: 'bearer', params: { id: DRAFT_PARAM },
+    description: 'STATE_SNAPSHOT first, then per committed version STATE_DELTA and CUSTOM weft.repairs / weft.refused; RUN_STARTED / RUN_FINISHED around agent turns. The SSE `id:` is the version: reconnect with `Last-Event-ID: N` (or `?after=N`) to get the versions after N from the log, then live.',
+    query: z.object({ after: z.string().optional().meta({ description: 'Resume after this version (as Last-Event-ID); a non-negative integer.', pattern: '^[0-9]+$' }) }),
+    errors: ['BAD_REQUEST', 'NOT_FOUND'], responses: { 200: { description: 'text/event-stream of AG-UI 1.0 events (docs/api.md, "Live stream").', media: { 'text/event-stream': null } } },
   });
 }
 

@@ -6,6 +6,9 @@ import { WeftError } from '../commands/errors.ts';
 import { FORWARDED_BY, forwardHttp } from '../cluster/forward.ts';
 import { readJson } from '../http/respond.ts';
 import { draftOfCall } from './call-draft.ts';
+import { z } from 'zod';
+
+const JsonRpcError = z.object({ jsonrpc: z.literal('2.0'), error: z.looseObject({ code: z.int(), message: z.string() }), id: z.union([z.string(), z.number(), z.null()]) });
 import { createWeftMcpServer } from './server.ts';
 
 export const MCP_PATH = '/mcp';
@@ -46,13 +49,23 @@ export function mcpExtension(): Extension {
         await server.connect(transport);
         await transport.handleRequest(req, res, body);
         ctx.metrics.mcpRequests.inc();
+      }, {
+        summary: 'MCP over streamable HTTP (stateless)', tags: ['mcp'], access: 'bearer',
+        description: 'JSON-RPC 2.0 messages of the Model Context Protocol; answers are JSON (`enableJsonResponse`). Tools: docs/api.md, "MCP".',
+        responses: {
+          200: { description: 'The JSON-RPC response(s).', media: { 'application/json': null } },
+          202: { description: 'A notification or response, accepted.' },
+          400: { description: 'Not a JSON-RPC message (a JSON-RPC error from the MCP SDK).', schema: JsonRpcError },
+          406: { description: 'The Accept header must list application/json and text/event-stream.', schema: JsonRpcError },
+          415: { description: 'The body must be application/json.', schema: JsonRpcError },
+        },
       });
       // Stateless mode: no server-initiated stream and no session to delete.
       for (const method of ['GET', 'DELETE'] as const) {
         router.on(method, MCP_PATH, async ({ req }) => {
           await ctx.auth.fromHeader(req.headers.authorization);
           throw new WeftError('BAD_REQUEST', `${method} ${MCP_PATH} is not supported: this MCP endpoint is stateless; POST JSON-RPC messages.`);
-        });
+        }, { summary: `Not supported (stateless MCP): always 400`, tags: ['mcp'], access: 'bearer', errors: ['BAD_REQUEST'], responses: {} });
       }
     },
   };
