@@ -128,6 +128,13 @@ describe('several session nodes on one Postgres and one nats-server', () => {
     const h = await health();
     expect(h.reduce((n, x) => n + x.ownedDrafts, 0)).toBe(1);
     expect(h.filter((x) => x.ownedDrafts === 0 && x.followedDrafts === 1)).toHaveLength(2);
+    // The same in each node's metrics, which name the node.
+    for (const [i, n] of nodes.entries()) {
+      const text = await (await fetch(`${n.url}/metrics`)).text();
+      expect(text).toContain(`weft_node_info{node="node-${i}"} 1`);
+      expect(text).toMatch(new RegExp(`^weft_drafts_owned ${h[i]!.ownedDrafts}$`, 'm'));
+      expect(text).toMatch(new RegExp(`^weft_drafts_followed ${h[i]!.followedDrafts}$`, 'm'));
+    }
     // MCP: a real SDK client on each node opens a session and patches the draft; every call lands.
     const before = (await client(0).getDraft(id)).version;
     for (let i = 0; i < nodes.length; i++) {

@@ -166,6 +166,11 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
   metrics.gauge('weft_rooms_open', 'Drafts loaded in memory', () => rooms.size);
   metrics.gauge('weft_sse_clients', 'Open SSE streams', () => sse.count);
   metrics.gauge('weft_sessions_open', 'Open build sessions', () => sessions.count);
+  if (ownership) {
+    metrics.info('weft_node_info', 'This session node of a cluster (WEFT_NODE_ID)', { node: ownership.node.id });
+    metrics.gauge('weft_drafts_owned', 'Drafts whose lease this node holds (it sequences their steps)', () => ownership.ownedCount);
+    metrics.gauge('weft_drafts_followed', 'Drafts this node serves reads and streams of from the bus, without owning them', () => followers?.size ?? 0);
+  }
   // Readiness (GET /readyz) apart from liveness (GET /healthz): the log's database and the bus.
   const probe = probes('session', metrics.registry, { database: () => deps.store.ping().then(() => true), bus: () => deps.bus.connected });
 

@@ -31,6 +31,10 @@ export function sessionMetrics(registry: Registry = createRegistry()) {
     gauge(name: string, help: string, read: () => number): void {
       new Gauge({ name, help, registers, collect() { this.set(read()); } });
     },
+    /** A constant 1 whose labels say what this process is (`weft_node_info{node="…"} 1`). */
+    info(name: string, help: string, labels: Record<string, string>): void {
+      new Gauge({ name, help, labelNames: Object.keys(labels), registers }).set(labels, 1);
+    },
     render: (): Promise<string> => registry.metrics(),
   };
 }
