@@ -1,0 +1,126 @@
+// Webhook payloads (docs/api.md "Webhooks"): what an integrator's endpoint receives, signed per
+// Standard Webhooks (https://www.standardwebhooks.com). The body is
+// `{ "type", "timestamp", "data" }`; `data` is stable per type and only ever gains fields.
+import type { Json, Note, Op, Refusal } from '@weft/core';
+
+export const WebhookEventType = {
+  /** A step was committed as a new version (HTTP, Yjs, MCP, undo/redo alike). */
+  versionCommitted: 'draft.version.committed',
+  /** An agent's turn finished (explicitly or when its session idled out). */
+  turnFinished: 'draft.turn.finished',
+  /** Ops were refused: beside a committed version (some applied) or the whole step (none applied). */
+  stepRefused: 'draft.step.refused',
+} as const;
+export type WebhookEventType = (typeof WebhookEventType)[keyof typeof WebhookEventType];
+export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = Object.values(WebhookEventType);
+
+export function isWebhookEventType(x: unknown): x is WebhookEventType {
+  return typeof x === 'string' && (WEBHOOK_EVENT_TYPES as readonly string[]).includes(x);
+}
+
+export interface WebhookActor { id: string; kind: string }
+
+/** `draft.version.committed`: the step as `GET /v1/drafts/:id/events` shows it. */
+export interface VersionCommittedData {
+  draftId: string;
+  version: number;
+  opId: string;
+  actor: WebhookActor;
+  sessionId: string | null;
+  turnId: string | null;
+  kind: 'do' | 'undo' | 'redo';
+  /** The ops as applied (after repair); omitted (`opsOmitted: true`) past 64 KB — read them from the events route. */
+  ops?: Op[];
+  opsOmitted?: true;
+  repairs: Note[];
+  refusedCount: number;
+  /** ISO 8601 (UTC), the commit's time. */
+  committedAt: string;
+}
+
+export interface TurnFinishedData {
+  draftId: string;
+  turnId: string;
+  actor: WebhookActor;
+  /** The draft's version when the turn finished. */
+  version: number;
+  /** Counts of the turn: ops, steps, repairs, refused. */
+  summary: Record<string, number>;
+  finishedAt: string;
+}
+
+export interface StepRefusedData {
+  draftId: string;
+  /** The version written beside the refusals, or null when the whole step was refused. */
+  version: number | null;
+  opId: string;
+  actor: WebhookActor;
+  turnId: string | null;
+  refused: Refusal[];
+  at: string;
+}
+
+export interface WebhookDataByType {
+  'draft.version.committed': VersionCommittedData;
+  'draft.turn.finished': TurnFinishedData;
+  'draft.step.refused': StepRefusedData;
+}
+
+export interface WebhookPayload<T extends WebhookEventType = WebhookEventType> {
+  type: T;
+  /** ISO 8601 (UTC): when the event happened (not when it was sent; that is `webhook-timestamp`). */
+  timestamp: string;
+  data: WebhookDataByType[T];
+}
+
+/** One event ready for fan-out: its id (the `webhook-id`, the same for every endpoint and retry) and body. */
+export interface WebhookMessage {
+  eventId: string;
+  type: WebhookEventType;
+  draftId: string;
+  /** When it happened; endpoints created after this do not receive it. */
+  at: Date;
+  body: string;
+}
+
+const OPS_INLINE_MAX = 64 * 1024;
+
+/** A logged step as the fan-out reads it (the store's row, minus what is not sent). */
+export interface LoggedStepLike {
+  draftId: string; version: number; opId: string; actor: string; actorKind: string;
+  sessionId: string | null; turnId: string | null; kind: 'do' | 'undo' | 'redo';
+  ops: Op[]; notes: Note[]; refused: Refusal[]; createdAt: Date;
+}
+
+/** The messages a committed step makes: always `draft.version.committed`, plus `draft.step.refused` when some ops were refused. */
+export function stepMessages(s: LoggedStepLike): WebhookMessage[] {
+  const at = s.createdAt.toISOString();
+  const actor = { id: s.actor, kind: s.actorKind };
+  const opsText = JSON.stringify(s.ops);
+  const committed: VersionCommittedData = {
+    draftId: s.draftId, version: s.version, opId: s.opId, actor, sessionId: s.sessionId, turnId: s.turnId, kind: s.kind,
+    ...(opsText.length <= OPS_INLINE_MAX ? { ops: s.ops } : { opsOmitted: true as const }),
+    repairs: s.notes, refusedCount: s.refused.length, committedAt: at,
+  };
+  const out = [message(`evt_${s.draftId}_${s.version}_committed`, WebhookEventType.versionCommitted, s.draftId, s.createdAt, committed)];
+  if (s.refused.length > 0) {
+    const refused: StepRefusedData = { draftId: s.draftId, version: s.version, opId: s.opId, actor, turnId: s.turnId, refused: s.refused, at };
+    out.push(message(`evt_${s.draftId}_${s.version}_refused`, WebhookEventType.stepRefused, s.draftId, s.createdAt, refused));
+  }
+  return out;
+}
+
+/** A step refused whole (no version): `eventId` is the caller's (unique per refusal). */
+export function wholeRefusalMessage(eventId: string, d: Omit<StepRefusedData, 'version' | 'at'>, at: Date): WebhookMessage {
+  return message(eventId, WebhookEventType.stepRefused, d.draftId, at, { ...d, version: null, at: at.toISOString() });
+}
+
+/** A finished turn; one event per turn (the id is derived from it). */
+export function turnFinishedMessage(d: Omit<TurnFinishedData, 'finishedAt'>, at: Date): WebhookMessage {
+  return message(`evt_${d.draftId}_turn_${d.turnId}`, WebhookEventType.turnFinished, d.draftId, at, { ...d, finishedAt: at.toISOString() });
+}
+
+function message<T extends WebhookEventType>(eventId: string, type: T, draftId: string, at: Date, data: WebhookDataByType[T]): WebhookMessage {
+  const payload: WebhookPayload<T> = { type, timestamp: at.toISOString(), data };
+  return { eventId, type, draftId, at, body: JSON.stringify(payload as unknown as Json) };
+}
