@@ -1,0 +1,127 @@
+// The webhook dispatcher (ARCHITECTURE.md "Webhooks"): turns the log's committed steps into
+// delivery rows (the cursor over the log, one node at a time), then claims due deliveries and
+// sends them, signed, with retries. Everything it knows is in Postgres, so any number of
+// dispatchers can run and a restart resumes where the rows say: a delivery row is unique per
+// endpoint and event id, and a claim is a row lock taken with SKIP LOCKED that expires by itself.
+import type { Bus, Subscription } from '@weft/bus';
+import type { Logger } from '@weft/ops';
+import { createLogger } from '@weft/ops';
+import type { AttemptOutcome, ClaimedDelivery, WebhookStore } from '@weft/store';
+import { retryDelayS } from './backoff.ts';
+import type { WebhooksConfig } from './config.ts';
+import type { WebhookMetrics } from './metrics.ts';
+import { sendOnce } from './send.ts';
+import type { SendResult } from './send.ts';
+
+export interface DispatcherDeps {
+  store: WebhookStore;
+  /** Optional: a committed version wakes the dispatcher at once instead of at the next poll. */
+  bus?: Pick<Bus, 'subscribe'>;
+  log?: Logger;
+  metrics?: WebhookMetrics;
+  random?: () => number;
+}
+
+export interface Dispatcher {
+  /** Starts the loop (the first round runs at once). */
+  run(): Promise<void>;
+  /** Stops claiming; waits for the attempts in flight (each bounded by the timeout). */
+  stop(): Promise<void>;
+  /** One round now: fan out the log, send what is due. Resolves when that round's attempts are recorded. */
+  tick(): Promise<void>;
+}
+
+export function build(deps: DispatcherDeps, config: WebhooksConfig): Dispatcher {
+  const { store } = deps;
+  const log = deps.log ?? createLogger({ service: 'webhooks' });
+  const random = deps.random ?? Math.random;
+  const policy = { allowPrivate: config.allowPrivate };
+  // A claim outlives the attempt it covers: a dispatcher that dies mid-send leaves the row due again after this.
+  const leaseS = Math.ceil(config.timeoutMs / 1000) + 30;
+  const inFlight = new Set<Promise<void>>();
+  let timer: NodeJS.Timeout | null = null;
+  let subscription: Subscription | null = null;
+  let round: Promise<void> | null = null;
+  let again = false;
+  let stopped = true;
+
+  /** What an attempt's result means for the row: delivered, tried again after a backoff, or failed for good. */
+  const outcomeOf = (c: ClaimedDelivery, r: SendResult): AttemptOutcome => {
+    if (r.ok) return { result: 'delivered', status: r.status, ms: r.ms };
+    const answered = r.status !== undefined ? { status: r.status } : {};
+    if (r.final || c.attempt >= config.maxAttempts) return { result: 'failed', ...answered, error: r.error, ms: r.ms };
+    const retryInS = retryDelayS(c.attempt, { baseMs: config.backoffBaseMs, maxMs: config.backoffMaxMs }, random);
+    return { result: 'retry', retryInS, ...answered, error: r.error, ms: r.ms };
+  };
+
+  const attempt = async (c: ClaimedDelivery): Promise<void> => {
+    const r: SendResult = await sendOnce(c, { timeoutMs: config.timeoutMs, policy }).catch((e: unknown) => ({ ok: false as const, error: String(e), final: false, ms: 0 }));
+    const outcome = outcomeOf(c, r);
+    deps.metrics?.attempt(outcome.result, r.ms / 1000);
+    const fields = { deliveryId: c.id, endpointId: c.endpointId, eventId: c.eventId, attempt: c.attempt, outcome: outcome.result, status: outcome.status ?? null, ms: Math.round(r.ms) };
+    if (outcome.result === 'failed') log.warn('webhook delivery failed for good', { ...fields, error: outcome.error });
+    else if (outcome.result === 'retry') log.info('webhook attempt failed; retrying', { ...fields, error: outcome.error, retryInS: Math.round(outcome.retryInS) });
+    else log.debug('webhook delivered', fields);
+    if (!(await store.recordAttempt(c, outcome))) log.info('webhook attempt outcome dropped: the delivery was claimed again meanwhile', fields);
+  };
+
+  const once = async (): Promise<void> => {
+    for (let i = 0; i < 50 && !stopped; i++) {
+      const r = await store.fanOutLog();
+      if (r === null || r.steps === 0) break;
+      deps.metrics?.fannedOut(r.steps, r.deliveries);
+      if (r.steps < 200) break;
+    }
+    const free = config.concurrency - inFlight.size;
+    if (free <= 0 || stopped) return;
+    const claimed = await store.claimDue(free, leaseS);
+    const batch = claimed.map((c) => {
+      const p = attempt(c).catch((e: unknown) => log.error('webhook attempt not recorded (due again after its claim expires)', { deliveryId: c.id, err: e }))
+        .finally(() => { inFlight.delete(p); if (!stopped && free === claimed.length) kick(); });
+      inFlight.add(p);
+      return p;
+    });
+    await Promise.all(batch);
+  };
+
+  const tick = (): Promise<void> => {
+    if (round) { again = true; return round; }
+    round = (async () => {
+      do {
+        again = false;
+        try {
+          await once();
+        } catch (e) {
+          log.warn('webhook round failed (retried on the next poll)', { err: e });
+        }
+      } while (again && !stopped);
+    })().finally(() => { round = null; });
+    return round;
+  };
+  const kick = (): void => { void tick(); };
+
+  return {
+    tick: async () => {
+      const was = stopped;
+      stopped = false;
+      try { await tick(); } finally { stopped = was; }
+    },
+    async run() {
+      if (!stopped) return;
+      stopped = false;
+      subscription = deps.bus?.subscribe('all', () => kick()) ?? null;
+      timer = setInterval(kick, config.pollMs);
+      timer.unref();
+      kick();
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      timer = null;
+      subscription?.unsubscribe();
+      subscription = null;
+      await round;
+      await Promise.all([...inFlight]);
+    },
+  };
+}

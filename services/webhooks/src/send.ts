@@ -1,0 +1,93 @@
+// One delivery attempt: a POST of the stored body, signed per Standard Webhooks (webhook-id,
+// webhook-timestamp, webhook-signature = v1,base64(HMAC-SHA256(secret, id.timestamp.body))) by the
+// standardwebhooks library. Redirects are not followed (a 3xx is a failed attempt), the whole
+// exchange is bounded by `timeoutMs`, the connection goes only to a checked address, and at most
+// 1 KB of the answer is read (for the log).
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import { Webhook } from 'standardwebhooks';
+import { checkEgressUrl, EgressRefused, guardedLookup } from '@weft/ops';
+import type { EgressPolicy } from '@weft/ops';
+
+export interface SendInput {
+  url: string;
+  secret: string;
+  eventId: string;
+  body: string;
+}
+
+export type SendResult =
+  | { ok: true; status: number; ms: number }
+  /** `final`: trying again cannot help (the URL is refused by policy). */
+  | { ok: false; status?: number; error: string; final: boolean; ms: number };
+
+export interface SendOptions {
+  timeoutMs: number;
+  policy: EgressPolicy;
+  userAgent?: string;
+  now?: () => number;
+}
+
+const ANSWER_BYTES = 1024;
+
+export async function sendOnce(input: SendInput, o: SendOptions): Promise<SendResult> {
+  const t0 = performance.now();
+  const ms = (): number => performance.now() - t0;
+  let url: URL;
+  try {
+    url = await checkEgressUrl(input.url, o.policy);
+  } catch (e) {
+    if (e instanceof EgressRefused) return { ok: false, error: `refused: ${e.message}`, final: true, ms: ms() };
+    throw e;
+  }
+  const at = new Date((o.now ?? Date.now)());
+  const signature = new Webhook(input.secret).sign(input.eventId, at, input.body);
+  const headers = {
+    'content-type': 'application/json',
+    'user-agent': o.userAgent ?? 'Weft-Webhooks/1',
+    'webhook-id': input.eventId,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': signature,
+  };
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise<SendResult>((resolve) => {
+    let settled = false;
+    const done = (r: SendResult): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(r);
+    };
+    const req = request(url, {
+      method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(input.body) },
+      lookup: guardedLookup(o.policy) as never, agent: false,
+    }, (res: IncomingMessage) => {
+      const status = res.statusCode ?? 0;
+      let read = 0;
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => {
+        if (read < ANSWER_BYTES) chunks.push(c.subarray(0, ANSWER_BYTES - read));
+        read += c.length;
+        if (read > 64 * 1024) res.destroy(); // a receiver streaming an answer is not our problem
+      });
+      const finish = (): void => {
+        if (status >= 200 && status < 300) return done({ ok: true, status, ms: ms() });
+        const answer = Buffer.concat(chunks).toString('utf8').replace(/\s+/g, ' ').trim().slice(0, 200);
+        const what = status >= 300 && status < 400 ? `redirect to ${String(res.headers.location ?? '?').slice(0, 200)} (not followed)` : `HTTP ${status}`;
+        done({ ok: false, status, error: answer === '' ? what : `${what}: ${answer}`, final: false, ms: ms() });
+      };
+      res.on('end', finish);
+      res.on('close', finish);
+      res.on('error', finish);
+    });
+    const timer = setTimeout(() => {
+      req.destroy(new Error(`timed out after ${o.timeoutMs} ms`));
+    }, o.timeoutMs);
+    req.on('error', (e: NodeJS.ErrnoException) => {
+      const final = e instanceof EgressRefused;
+      done({ ok: false, error: final ? `refused: ${e.message}` : `${e.code ? `${e.code}: ` : ''}${e.message}`, final, ms: ms() });
+    });
+    req.end(input.body);
+  });
+}
