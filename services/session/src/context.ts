@@ -1,6 +1,6 @@
 import type { Bus } from '@weft/bus';
 import type { Logger, Registry } from '@weft/ops';
-import type { EventStore, SessionStore, TokenStore } from '@weft/store';
+import type { EventStore, SessionStore, TokenStore, WebhookStore } from '@weft/store';
 import type { SessionConfig } from './config.ts';
 import type { Auth } from './commands/principal.ts';
 import type { SseHub } from './live/sse.ts';
@@ -36,6 +36,8 @@ export interface Ctx {
   sse: SseHub;
   turns: Turns;
   metrics: Metrics;
+  /** Webhook endpoints and their delivery log (the dispatcher sends; services/webhooks). */
+  webhooks: WebhookStore;
   /** Several nodes: who owns which draft (null on a single node). */
   ownership: Ownership | null;
   /** Ends an agent turn: RUN_FINISHED on the stream and the bus; null if it was not open. */
