@@ -207,7 +207,7 @@ export class WebhookStore {
         status = ${status}, next_attempt_at = ${next}, last_attempt_at = now(),
         last_status = ${o.status ?? null}, last_error = ${'error' in o ? (o.error ?? null)?.slice(0, 500) ?? null : null},
         delivered_at = CASE WHEN ${status} = 'delivered' THEN now() ELSE delivered_at END,
-        attempt_log = (CASE WHEN jsonb_array_length(attempt_log) >= ${ATTEMPT_LOG_MAX} THEN attempt_log - 0 ELSE attempt_log END) || ${JSON.stringify([entry])}::jsonb
+        attempt_log = (CASE WHEN jsonb_array_length(attempt_log) >= ${ATTEMPT_LOG_MAX} THEN attempt_log - 0 ELSE attempt_log END) || ${[entry] as never}::jsonb
       WHERE id = ${c.id} AND attempts = ${c.attempt} AND status = 'pending'`.execute(this.db);
     return Number(r.numAffectedRows ?? 0) > 0;
   }
@@ -242,7 +242,7 @@ async function insertDeliveries(db: Kysely<DB> | Transaction<DB>, messages: read
   const r = await sql`
     INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, draft_id, body)
     SELECT e.id, m.event_id, m.type, m.draft_id, m.body
-    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS m(event_id text, type text, draft_id text, body text, at timestamptz)
+    FROM jsonb_to_recordset(${rows as never}::jsonb) AS m(event_id text, type text, draft_id text, body text, at timestamptz)
     JOIN webhook_endpoints e ON (e.draft_id IS NULL OR e.draft_id = m.draft_id)
       AND e.event_types @> to_jsonb(m.type) AND (m.at IS NULL OR e.created_at <= m.at)
     ON CONFLICT (endpoint_id, event_id) DO NOTHING`.execute(db);

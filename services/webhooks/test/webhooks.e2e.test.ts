@@ -1,0 +1,205 @@
+// Signed webhooks as an integrator meets them: from an empty draft, an endpoint registered over
+// HTTP, ops written over HTTP, deliveries received by a real local server and verified with the
+// standardwebhooks library; retries, a dead receiver, a crash mid-retry, two dispatchers at once
+// and hostile URLs. Real Postgres (the harness), the launcher as child processes.
+import { Webhook } from 'standardwebhooks';
+import { createTestDatabase, freePort } from '@weft/testing';
+import type { TestDatabase } from '@weft/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launch } from './launcher.ts';
+import type { Launched } from './launcher.ts';
+import { startReceiver } from './receiver.ts';
+import type { Receiver } from './receiver.ts';
+
+const ADMIN = 'hooks-admin-token';
+const auth = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' };
+// Fast retries: 2nd attempt after 0.5–1 s, 3rd after 1–2 s; three attempts, then failed.
+const FAST = {
+  WEFT_ADMIN_TOKEN: ADMIN, WEFT_WEBHOOK_ALLOW_PRIVATE: '1', WEFT_WEBHOOK_POLL_MS: '100', WEFT_WEBHOOK_TIMEOUT_MS: '2000',
+  WEFT_WEBHOOK_MAX_ATTEMPTS: '3', WEFT_WEBHOOK_BACKOFF_BASE_MS: '1000', WEFT_WEBHOOK_BACKOFF_MAX_MS: '2000',
+};
+
+const section = (id: string, text: string) => ({ op: 'add', path: `/sections/${id}`, value: { id, kind: 'surface', catalog: 'weft@1', components: { root: { id: 'root', component: 'Text', props: { text } } }, data: {} } });
+
+async function call(base: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+  const res = await fetch(`${base}${path}`, { method, headers: auth, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  return { status: res.status, json: await res.json() };
+}
+
+async function eventually<T>(f: () => Promise<T | undefined>, what: string, ms = 30_000): Promise<T> {
+  for (let t = 0; ; t += 100) {
+    const v = await f();
+    if (v !== undefined) return v;
+    if (t > ms) throw new Error(`not in ${ms} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('signed webhooks (Standard Webhooks)', () => {
+  let db: TestDatabase;
+  let rx: Receiver;
+  let weft: Launched;
+  let second: Launched | null = null;
+  const base = () => weft.url;
+
+  const register = async (path: string, extra: Record<string, unknown> = {}) => {
+    const r = await call(base(), 'POST', '/v1/webhooks', { url: `${rx.url}${path}`, ...extra });
+    expect(r.status).toBe(201);
+    return r.json as { endpoint: { id: string }; secret: string };
+  };
+  const deliveries = async (endpointId: string) => (await call(base(), 'GET', `/v1/webhooks/${endpointId}/deliveries`)).json.deliveries as any[];
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    rx = await startReceiver();
+    weft = await launch({ ...FAST, DATABASE_URL: db.url, WEFT_SERVICES: 'session,webhooks' });
+  });
+  afterAll(async () => {
+    if (process.env['HOOKS_DEBUG']) console.log(weft?.output().split('\n').filter((l) => !l.includes('"msg":"GET ') && !l.includes('"msg":"POST ')).join('\n'));
+    await weft?.kill();
+    await second?.kill();
+    await rx?.close();
+    await db?.drop();
+  });
+
+  it('from an empty draft: every committed version, refusal and finished turn arrives signed, verified by the library', async () => {
+    expect((await call(base(), 'POST', '/v1/drafts', { id: 'home' })).status).toBe(201);
+    const { endpoint, secret } = await register('/home', { draftId: 'home' });
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    // The secret is shown once: never listed.
+    expect(JSON.stringify((await call(base(), 'GET', '/v1/webhooks')).json)).not.toContain(secret);
+
+    expect((await call(base(), 'POST', '/v1/drafts/home/ops', { opId: 'a1', turnId: 't1', ops: [section('hero', 'Hello')] })).status).toBe(200);
+    // Some ops applied, one refused beside them: a version and a refusal.
+    expect((await call(base(), 'POST', '/v1/drafts/home/ops', { opId: 'a2', turnId: 't1', ops: [section('more', 'More'), { op: 'remove', path: '/sections/nope' }] })).json.refused).toHaveLength(1);
+    // Every op refused: no version, still a refusal.
+    expect((await call(base(), 'POST', '/v1/drafts/home/ops', { opId: 'a3', ops: [{ op: 'remove', path: '/sections/ghost' }] })).json.version).toBe(2);
+    expect((await call(base(), 'POST', '/v1/drafts/home/turns/t1/finish')).status).toBe(200);
+
+    await rx.until((r) => r.filter((x) => x.path === '/home').length >= 5);
+    const got = rx.received.filter((x) => x.path === '/home');
+    const hook = new Webhook(secret);
+    const payloads = got.map((x) => {
+      expect(x.headers['content-type']).toBe('application/json');
+      expect(x.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+      return { id: x.headers['webhook-id'], p: hook.verify(x.body, x.headers as Record<string, string>) as any };
+    });
+    const types = payloads.map((x) => `${x.p.type}@${x.p.data.version}`).sort();
+    expect(types).toEqual(['draft.step.refused@2', 'draft.step.refused@null', 'draft.turn.finished@2', 'draft.version.committed@1', 'draft.version.committed@2'].sort());
+    const v1 = payloads.find((x) => x.p.type === 'draft.version.committed' && x.p.data.version === 1)!;
+    expect(v1.id).toBe('evt_home_1_committed');
+    expect(v1.p.data).toMatchObject({ draftId: 'home', opId: 'a1', turnId: 't1', actor: { id: 'admin', kind: 'admin' }, kind: 'do', refusedCount: 0 });
+    expect(v1.p.data.ops[0]).toMatchObject({ op: 'add', path: '/sections/hero' });
+    const whole = payloads.find((x) => x.p.data.version === null)!.p;
+    expect(whole.data).toMatchObject({ opId: 'a3', refused: [{ rule: 'path_not_found', path: '/sections/ghost' }] });
+    const turn = payloads.find((x) => x.p.type === 'draft.turn.finished')!.p;
+    expect(turn.data).toMatchObject({ turnId: 't1', version: 2, summary: { steps: 2 } });
+    // A signature made with another secret does not verify.
+    expect(() => new Webhook('whsec_' + Buffer.alloc(24, 7).toString('base64')).verify(got[0]!.body, got[0]!.headers as Record<string, string>)).toThrow();
+
+    const log = await deliveries(endpoint.id);
+    expect(log).toHaveLength(5);
+    for (const d of log) expect(d).toMatchObject({ status: 'delivered', attempts: 1, lastStatus: 204 });
+  });
+
+  it('a receiver that fails twice then succeeds is retried and gets the event delivered once', async () => {
+    rx.script('/flaky', [500, 503, 204]);
+    const { endpoint, secret } = await register('/flaky', { eventTypes: ['draft.version.committed'] });
+    await call(base(), 'POST', '/v1/drafts', { id: 'flaky' });
+    expect((await call(base(), 'POST', '/v1/drafts/flaky/ops', { opId: 'f1', ops: [section('s', 'x')] })).status).toBe(200);
+    const d = await eventually(async () => (await deliveries(endpoint.id)).find((x) => x.status !== 'pending'), 'flaky delivery settled');
+    expect(d).toMatchObject({ status: 'delivered', attempts: 3, eventId: 'evt_flaky_1_committed', lastStatus: 204 });
+    expect(d.attemptLog.map((a: any) => a.status)).toEqual([500, 503, 204]);
+    const hits = rx.received.filter((x) => x.path === '/flaky');
+    expect(hits.map((x) => x.status)).toEqual([500, 503, 204]);
+    // The same message each time: one webhook-id, each attempt freshly signed and valid.
+    expect(new Set(hits.map((x) => x.headers['webhook-id']))).toEqual(new Set(['evt_flaky_1_committed']));
+    for (const h of hits) expect(() => new Webhook(secret).verify(h.body, h.headers as Record<string, string>)).not.toThrow();
+    // The all-drafts endpoint got no other type.
+    expect(hits.every((h) => JSON.parse(h.body).type === 'draft.version.committed')).toBe(true);
+  });
+
+  it('a dead receiver ends as failed in the delivery log after the bounded attempts, and a retry starts it again', async () => {
+    const deadPort = await freePort();
+    const r = await call(base(), 'POST', '/v1/webhooks', { url: `http://127.0.0.1:${deadPort}/gone`, draftId: 'flaky' });
+    expect(r.status).toBe(201);
+    const id = r.json.endpoint.id as string;
+    expect((await call(base(), 'POST', '/v1/drafts/flaky/ops', { opId: 'f2', ops: [section('t', 'y')] })).status).toBe(200);
+    const d = await eventually(async () => (await deliveries(id)).find((x) => x.status === 'failed'), 'dead delivery failed');
+    expect(d).toMatchObject({ attempts: 3, lastStatus: null, nextAttemptAt: null });
+    expect(d.lastError).toMatch(/ECONNREFUSED/);
+    expect(d.attemptLog).toHaveLength(3);
+    const again = await call(base(), 'POST', `/v1/webhooks/${id}/deliveries/${d.id}/retry`);
+    expect(again.status).toBe(202);
+    expect(again.json.delivery).toMatchObject({ status: 'pending', attempts: 0 });
+    expect((await call(base(), 'POST', `/v1/webhooks/${id}/deliveries/999999/retry`)).status).toBe(404);
+    expect((await call(base(), 'DELETE', `/v1/webhooks/${id}`)).status).toBe(200);
+    expect((await call(base(), 'GET', `/v1/webhooks/${id}/deliveries`)).status).toBe(404);
+  });
+
+  it('a crash (SIGKILL) between attempts loses nothing: the next process delivers, once', async () => {
+    rx.script('/restart', [500, 204]);
+    const { endpoint } = await register('/restart', { draftId: 'flaky' });
+    expect((await call(base(), 'POST', '/v1/drafts/flaky/ops', { opId: 'f3', ops: [section('u', 'z')] })).status).toBe(200);
+    await eventually(async () => (await deliveries(endpoint.id)).find((x) => x.attempts === 1 && x.lastStatus === 500), 'first attempt failed');
+    await weft.kill('SIGKILL');
+    weft = await launch({ ...FAST, DATABASE_URL: db.url, WEFT_SERVICES: 'session,webhooks' });
+    const d = await eventually(async () => (await deliveries(endpoint.id)).find((x) => x.status === 'delivered'), 'delivered after restart');
+    expect(d).toMatchObject({ attempts: 2, eventId: 'evt_flaky_3_committed' });
+    expect(rx.received.filter((x) => x.path === '/restart').map((x) => x.status)).toEqual([500, 204]);
+  });
+
+  it('two dispatchers on one database send each event once', async () => {
+    second = await launch({ ...FAST, DATABASE_URL: db.url, WEFT_SERVICES: 'webhooks' });
+    const { endpoint } = await register('/pair', { eventTypes: ['draft.version.committed'] });
+    await call(base(), 'POST', '/v1/drafts', { id: 'pair' });
+    for (let i = 0; i < 20; i++) expect((await call(base(), 'POST', '/v1/drafts/pair/ops', { opId: `p${i}`, ops: [section(`s${i}`, `n${i}`)] })).status).toBe(200);
+    await eventually(async () => ((await deliveries(endpoint.id)).filter((x) => x.status === 'delivered').length === 20 ? true : undefined), '20 delivered');
+    const ids = rx.received.filter((x) => x.path === '/pair').map((x) => x.headers['webhook-id']);
+    expect(ids).toHaveLength(20);
+    expect(new Set(ids).size).toBe(20);
+    await second.kill();
+    second = null;
+  });
+
+  it('bad bodies get typed errors; only the admin token manages webhooks', async () => {
+    const cases: [unknown, string][] = [
+      [{}, '/url'], [{ url: 5 }, '/url'], [{ url: `${rx.url}/x`, draftId: 'No Such' }, '/draftId'], [{ url: `${rx.url}/x`, eventTypes: [] }, '/eventTypes'],
+      [{ url: `${rx.url}/x`, eventTypes: ['draft.deleted'] }, '/eventTypes'], [{ url: `${rx.url}/x`, description: 'x'.repeat(501) }, '/description'],
+    ];
+    for (const [body, path] of cases) {
+      const r = await call(base(), 'POST', '/v1/webhooks', body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.json.error).toMatchObject({ code: 'BAD_REQUEST', path });
+    }
+    expect((await call(base(), 'POST', '/v1/webhooks', { url: `${rx.url}/x`, draftId: 'nope' })).status).toBe(404);
+    expect((await call(base(), 'GET', '/v1/webhooks/wh_nope/deliveries?status=lost')).status).toBe(404);
+    const minted = await call(base(), 'POST', '/v1/tokens', { actor: { id: 'ann', kind: 'human' }, scopes: { '*': ['write'] } });
+    const res = await fetch(`${base()}/v1/webhooks`, { headers: { authorization: `Bearer ${minted.json.token}` } });
+    expect(res.status).toBe(403);
+  });
+  it('hostile URLs are refused with a typed error, and the dispatcher refuses them at connect time too', async () => {
+    // Registered while private addresses are allowed, then called by a strict process: refused, no request reaches it.
+    const { endpoint } = await register('/strict', { draftId: 'pair' });
+    await weft.kill();
+    weft = await launch({ WEFT_ADMIN_TOKEN: ADMIN, DATABASE_URL: db.url, WEFT_SERVICES: 'session,webhooks', WEFT_WEBHOOK_POLL_MS: '100' });
+    const hostile: [string, string][] = [
+      ['http://127.0.0.1:8080/x', 'private_address'], ['http://localhost/x', 'private_address'], ['http://[::1]/x', 'private_address'],
+      ['http://10.1.2.3/x', 'private_address'], ['http://192.168.0.1/x', 'private_address'], ['http://169.254.169.254/latest/meta-data/', 'private_address'],
+      ['http://[::ffff:127.0.0.1]/x', 'private_address'], ['http://0.0.0.0/x', 'private_address'], ['http://2130706433/x', 'private_address'],
+      ['http://0x7f.1/x', 'private_address'], ['http://[fd00::1]/x', 'private_address'], ['http://100.64.0.1/x', 'private_address'],
+      ['ftp://example.com/x', 'scheme'], ['file:///etc/passwd', 'scheme'], ['http://user:pw@example.com/x', 'credentials'],
+      ['not a url', 'invalid_url'], ['http://no-such-host.invalid/x', 'unresolvable'],
+    ];
+    for (const [url, reason] of hostile) {
+      const r = await call(base(), 'POST', '/v1/webhooks', { url });
+      expect(r.status, url).toBe(422);
+      expect(r.json.error, url).toMatchObject({ code: 'WEBHOOK_URL_REFUSED', reason, path: '/url' });
+    }
+    expect((await call(base(), 'POST', '/v1/drafts/pair/ops', { opId: 'strict-1', ops: [section('strict', 'no')] })).status).toBe(200);
+    const d = await eventually(async () => (await deliveries(endpoint.id)).find((x) => x.status === 'failed'), 'refused at connect');
+    expect(d.attempts).toBe(1);
+    expect(d.lastError).toMatch(/^refused: 127\.0\.0\.1 is a loopback address/);
+    expect(rx.received.some((x) => x.path === '/strict')).toBe(false);
+  });
+});
