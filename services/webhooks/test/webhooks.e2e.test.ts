@@ -2,6 +2,8 @@
 // HTTP, ops written over HTTP, deliveries received by a real local server and verified with the
 // standardwebhooks library; retries, a dead receiver, a crash mid-retry, two dispatchers at once
 // and hostile URLs. Real Postgres (the harness), the launcher as child processes.
+import { spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { createTestDatabase, freePort } from '@weft/testing';
 import type { TestDatabase } from '@weft/testing';
@@ -24,6 +26,19 @@ const section = (id: string, text: string) => ({ op: 'add', path: `/sections/${i
 async function call(base: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
   const res = await fetch(`${base}${path}`, { method, headers: auth, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
   return { status: res.status, json: await res.json() };
+}
+
+const CLI = join(resolve(import.meta.dirname, '..', '..', '..'), 'shared/client/src/cli/main.ts');
+/** The real `weft` CLI process. */
+function weftCli(base: string, args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((done, fail) => {
+    const p = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { PATH: process.env['PATH'] ?? '', WEFT_URL: base, WEFT_TOKEN: ADMIN }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '', err = '';
+    const guard = setTimeout(() => { p.kill('SIGKILL'); fail(new Error(`weft ${args.join(' ')} hung`)); }, 45_000);
+    p.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+    p.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+    p.on('exit', (code) => { clearTimeout(guard); done({ code, out, err }); });
+  });
 }
 
 async function eventually<T>(f: () => Promise<T | undefined>, what: string, ms = 30_000): Promise<T> {
@@ -100,6 +115,30 @@ describe('signed webhooks (Standard Webhooks)', () => {
     const log = await deliveries(endpoint.id);
     expect(log).toHaveLength(5);
     for (const d of log) expect(d).toMatchObject({ status: 'delivered', attempts: 1, lastStatus: 204 });
+  });
+
+  it('the weft CLI registers an endpoint (secret shown once), lists it and its deliveries, deletes it', async () => {
+    const created = await weftCli(base(), ['webhooks', 'create', `${rx.url}/cli`, '--draft', 'home', '--event', 'draft.version.committed', '--json']);
+    expect(created.code, created.err).toBe(0);
+    const { endpoint, secret } = JSON.parse(created.out) as { endpoint: { id: string; eventTypes: string[] }; secret: string };
+    expect(endpoint.eventTypes).toEqual(['draft.version.committed']);
+    expect(created.err).toMatch(/shown only now/);
+    expect((await call(base(), 'POST', '/v1/drafts/home/ops', { opId: 'cli-1', ops: [section('cli', 'c')] })).status).toBe(200);
+    await rx.until((r) => r.some((x) => x.path === '/cli'));
+    const hit = rx.received.find((x) => x.path === '/cli')!;
+    expect((new Webhook(secret).verify(hit.body, hit.headers as Record<string, string>) as any).data.opId).toBe('cli-1');
+    await eventually(async () => ((await deliveries(endpoint.id))[0]?.status === 'delivered' ? true : undefined), 'cli delivery recorded');
+    const listed = await weftCli(base(), ['webhooks', 'deliveries', endpoint.id]);
+    expect(listed.code, listed.err).toBe(0);
+    expect(listed.out).toMatch(/delivered\s+1×\s+draft\.version\.committed\s+evt_home_3_committed\s+HTTP 204/);
+    const list = await weftCli(base(), ['webhooks', 'list', '--draft', 'home']);
+    expect(list.out).toContain(endpoint.id);
+    expect(list.out).not.toContain(secret);
+    const bad = await weftCli(base(), ['webhooks', 'create', 'http://user:pw@example.com/']);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/WEBHOOK_URL_REFUSED: The URL carries credentials/);
+    expect((await weftCli(base(), ['webhooks', 'delete', endpoint.id])).code).toBe(0);
+    expect((await call(base(), 'GET', `/v1/webhooks/${endpoint.id}`)).status).toBe(404);
   });
 
   it('a receiver that fails twice then succeeds is retried and gets the event delivered once', async () => {

@@ -5,6 +5,9 @@ import { readFile } from 'node:fs/promises';
 import { WeftError } from '../http-client.ts';
 import { parseArgs, USAGE } from './args.ts';
 import { CliError, run } from './commands.ts';
+import { webhooksMain } from './webhooks.ts';
+
+if (process.argv[2] === 'webhooks') process.exit(await webhooksMain(process.argv.slice(3), process.env));
 
 const parsed = parseArgs(process.argv.slice(2), { url: process.env['WEFT_URL'], token: process.env['WEFT_TOKEN'] });
 if (!parsed.ok) {
