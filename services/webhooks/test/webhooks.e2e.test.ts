@@ -4,6 +4,7 @@
 // and hostile URLs. Real Postgres (the harness), the launcher as child processes.
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
+import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { createTestDatabase, freePort } from '@weft/testing';
 import type { TestDatabase } from '@weft/testing';
@@ -240,5 +241,21 @@ describe('signed webhooks (Standard Webhooks)', () => {
     expect(d.attempts).toBe(1);
     expect(d.lastError).toMatch(/^refused: 127\.0\.0\.1 is a loopback address/);
     expect(rx.received.some((x) => x.path === '/strict')).toBe(false);
+  });
+
+  it('fuzz: any body on POST /v1/webhooks gets a typed 4xx, never a 5xx, and registers nothing private', async () => {
+    const before = (await call(base(), 'GET', '/v1/webhooks')).json.endpoints.length as number;
+    const url = fc.oneof(
+      fc.string({ maxLength: 40 }).filter((x) => !x.includes(':')) /* no scheme: no DNS lookup of a random name */, fc.constantFrom(`${rx.url}/fz`, 'http://[::1]/', 'http://0177.0.0.1/', 'javascript:alert(1)', 'http://a@127.0.0.1/'),
+      fc.anything(),
+    );
+    const body = fc.record({ url, draftId: fc.oneof(fc.constant('home'), fc.string({ maxLength: 50 }), fc.anything()), eventTypes: fc.oneof(fc.constant(['draft.version.committed']), fc.anything()), description: fc.anything() }, { requiredKeys: [] });
+    await fc.assert(fc.asyncProperty(fc.oneof(body, fc.anything(), fc.constant({ __proto__: { url: 'x' } })), async (b) => {
+      const res = await fetch(`${base()}/v1/webhooks`, { method: 'POST', headers: auth, body: JSON.stringify(b) ?? 'null' });
+      const json = (await res.json()) as { error?: { code: string } };
+      expect([400, 404, 422], JSON.stringify(b)).toContain(res.status);
+      expect(json.error?.code).toMatch(/^(BAD_REQUEST|NOT_FOUND|WEBHOOK_URL_REFUSED|MALFORMED_JSON)$/);
+    }), { numRuns: 150 });
+    expect((await call(base(), 'GET', '/v1/webhooks')).json.endpoints.length).toBe(before);
   });
 });
