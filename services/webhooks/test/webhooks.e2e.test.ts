@@ -202,6 +202,16 @@ describe('signed webhooks (Standard Webhooks)', () => {
     second = null;
   });
 
+  it('deleting a draft deletes its own endpoints and their log; all-drafts endpoints stay', async () => {
+    await call(base(), 'POST', '/v1/drafts', { id: 'gone' });
+    const { endpoint } = await register('/gone', { draftId: 'gone' });
+    const all = await register('/all-drafts');
+    expect((await call(base(), 'DELETE', '/v1/drafts/gone')).status).toBe(200);
+    expect((await call(base(), 'GET', `/v1/webhooks/${endpoint.id}`)).status).toBe(404);
+    expect((await call(base(), 'GET', `/v1/webhooks/${all.endpoint.id}`)).status).toBe(200);
+    expect((await call(base(), 'DELETE', `/v1/webhooks/${all.endpoint.id}`)).status).toBe(200);
+  });
+
   it('bad bodies get typed errors; only the admin token manages webhooks', async () => {
     const cases: [unknown, string][] = [
       [{}, '/url'], [{ url: 5 }, '/url'], [{ url: `${rx.url}/x`, draftId: 'No Such' }, '/draftId'], [{ url: `${rx.url}/x`, eventTypes: [] }, '/eventTypes'],
