@@ -64,8 +64,9 @@ async function main(): Promise<void> {
     ? buildCheckpointer({ store, bus, log: logger('checkpointer'), onCheckpoint: checkpointerMetrics(registry) }, cfg.checkpointer)
     : null;
   await checkpointer?.run();
+  const hookStore = new WebhookStore(conn.db);
   const webhooks = services.has('webhooks')
-    ? buildWebhooks({ store: new WebhookStore(conn.db), bus, log: logger('webhooks'), metrics: webhookMetrics(registry) }, cfg.webhooks)
+    ? buildWebhooks({ store: hookStore, bus, log: logger('webhooks'), metrics: webhookMetrics(registry, () => hookStore.countPending()) }, cfg.webhooks)
     : null;
   await webhooks?.run();
   const ready: ReadinessChecks = { database: () => store.ping().then(() => true), bus: () => bus.connected };

@@ -27,8 +27,6 @@ export interface Dispatcher {
   run(): Promise<void>;
   /** Stops claiming; waits for the attempts in flight (each bounded by the timeout). */
   stop(): Promise<void>;
-  /** One round now: fan out the log, send what is due. Resolves when that round's attempts are recorded. */
-  tick(): Promise<void>;
 }
 
 export function build(deps: DispatcherDeps, config: WebhooksConfig): Dispatcher {
@@ -40,6 +38,7 @@ export function build(deps: DispatcherDeps, config: WebhooksConfig): Dispatcher 
   const leaseS = Math.ceil(config.timeoutMs / 1000) + 30;
   const inFlight = new Set<Promise<void>>();
   let timer: NodeJS.Timeout | null = null;
+  let pruner: NodeJS.Timeout | null = null;
   let subscription: Subscription | null = null;
   let round: Promise<void> | null = null;
   let again = false;
@@ -65,6 +64,7 @@ export function build(deps: DispatcherDeps, config: WebhooksConfig): Dispatcher 
     if (!(await store.recordAttempt(c, outcome))) log.info('webhook attempt outcome dropped: the delivery was claimed again meanwhile', fields);
   };
 
+  /** Fans the log out, then claims as many due deliveries as there are free slots and starts them (not awaited: a slow receiver holds only its own slot). */
   const once = async (): Promise<void> => {
     for (let i = 0; i < 50 && !stopped; i++) {
       const r = await store.fanOutLog();
@@ -75,13 +75,13 @@ export function build(deps: DispatcherDeps, config: WebhooksConfig): Dispatcher 
     const free = config.concurrency - inFlight.size;
     if (free <= 0 || stopped) return;
     const claimed = await store.claimDue(free, leaseS);
-    const batch = claimed.map((c) => {
-      const p = attempt(c).catch((e: unknown) => log.error('webhook attempt not recorded (due again after its claim expires)', { deliveryId: c.id, err: e }))
-        .finally(() => { inFlight.delete(p); if (!stopped && free === claimed.length) kick(); });
+    // Every slot taken: more may be due, so a finished attempt starts the next round at once.
+    const saturated = claimed.length === free;
+    for (const c of claimed) {
+      const p: Promise<void> = attempt(c).catch((e: unknown) => log.error('webhook attempt not recorded (due again after its claim expires)', { deliveryId: c.id, err: e }))
+        .finally(() => { inFlight.delete(p); if (saturated && !stopped) kick(); });
       inFlight.add(p);
-      return p;
-    });
-    await Promise.all(batch);
+    }
   };
 
   const tick = (): Promise<void> => {
@@ -100,24 +100,39 @@ export function build(deps: DispatcherDeps, config: WebhooksConfig): Dispatcher 
   };
   const kick = (): void => { void tick(); };
 
+  /** Delivered and failed rows older than the retention go, a batch at a time. */
+  const prune = async (): Promise<void> => {
+    try {
+      let n = 0;
+      for (let i = 0; i < 100 && !stopped; i++) {
+        const gone = await store.pruneDeliveries(config.retentionDays, 1000);
+        n += gone;
+        if (gone < 1000) break;
+      }
+      if (n > 0) log.info('webhook delivery log pruned', { deleted: n, retentionDays: config.retentionDays });
+    } catch (e) {
+      log.warn('webhook delivery log prune failed (tried again in an hour)', { err: e });
+    }
+  };
+
   return {
-    tick: async () => {
-      const was = stopped;
-      stopped = false;
-      try { await tick(); } finally { stopped = was; }
-    },
     async run() {
       if (!stopped) return;
       stopped = false;
       subscription = deps.bus?.subscribe('all', () => kick()) ?? null;
       timer = setInterval(kick, config.pollMs);
       timer.unref();
+      pruner = setInterval(() => void prune(), 3_600_000);
+      pruner.unref();
       kick();
+      void prune();
     },
     async stop() {
       stopped = true;
       if (timer) clearInterval(timer);
+      if (pruner) clearInterval(pruner);
       timer = null;
+      pruner = null;
       subscription?.unsubscribe();
       subscription = null;
       await round;

@@ -11,6 +11,7 @@ export const webhooksEnv = {
   WEFT_WEBHOOK_BACKOFF_MAX_MS: int('Longest delay between two attempts, ms', 3_600_000, 1),
   WEFT_WEBHOOK_POLL_MS: int('How often the dispatcher looks for new log steps and due deliveries, ms (the bus wakes it sooner)', 1000, 10),
   WEFT_WEBHOOK_CONCURRENCY: int('Deliveries in flight at once per dispatcher', 8, 1, 256),
+  WEFT_WEBHOOK_RETENTION_DAYS: int('Delivered and failed deliveries older than this many days are deleted from the delivery log (hourly)', 30, 1),
 } as const;
 
 export const standaloneEnv = {
@@ -28,6 +29,7 @@ export interface WebhooksConfig {
   readonly backoffMaxMs: number;
   readonly pollMs: number;
   readonly concurrency: number;
+  readonly retentionDays: number;
 }
 
 /** Throws ConfigError (one line naming the variable) on a bad value; the result is frozen. */
@@ -36,7 +38,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
   return Object.freeze({
     allowPrivate: e.WEFT_WEBHOOK_ALLOW_PRIVATE, timeoutMs: e.WEFT_WEBHOOK_TIMEOUT_MS, maxAttempts: e.WEFT_WEBHOOK_MAX_ATTEMPTS,
     backoffBaseMs: e.WEFT_WEBHOOK_BACKOFF_BASE_MS, backoffMaxMs: e.WEFT_WEBHOOK_BACKOFF_MAX_MS, pollMs: e.WEFT_WEBHOOK_POLL_MS,
-    concurrency: e.WEFT_WEBHOOK_CONCURRENCY,
+    concurrency: e.WEFT_WEBHOOK_CONCURRENCY, retentionDays: e.WEFT_WEBHOOK_RETENTION_DAYS,
   });
 }
 

@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   const bus: Bus | null = standalone.natsUrl ? await createNatsBus(standalone.natsUrl, { name: 'weft-webhooks' }) : null;
   const store = new WebhookStore(conn.db);
   const registry = createRegistry();
-  const dispatcher = build({ store, ...(bus ? { bus } : {}), log, metrics: webhookMetrics(registry) }, config);
+  const dispatcher = build({ store, ...(bus ? { bus } : {}), log, metrics: webhookMetrics(registry, () => store.countPending()) }, config);
   await dispatcher.run();
   const probe = probes('webhooks', registry, { database: () => store.ping().then(() => true), ...(bus ? { bus: () => bus.connected } : {}) });
   const server = createServer((req, res) => {

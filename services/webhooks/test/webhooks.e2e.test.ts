@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
+import { sql } from 'kysely';
 import { createTestDatabase, freePort } from '@weft/testing';
 import type { TestDatabase } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,6 +57,7 @@ describe('signed webhooks (Standard Webhooks)', () => {
   let rx: Receiver;
   let weft: Launched;
   let second: Launched | null = null;
+  let homeEndpoint = '';
   const base = () => weft.url;
 
   const register = async (path: string, extra: Record<string, unknown> = {}) => {
@@ -81,6 +83,7 @@ describe('signed webhooks (Standard Webhooks)', () => {
   it('from an empty draft: every committed version, refusal and finished turn arrives signed, verified by the library', async () => {
     expect((await call(base(), 'POST', '/v1/drafts', { id: 'home' })).status).toBe(201);
     const { endpoint, secret } = await register('/home', { draftId: 'home' });
+    homeEndpoint = endpoint.id;
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     // The secret is shown once: never listed.
     expect(JSON.stringify((await call(base(), 'GET', '/v1/webhooks')).json)).not.toContain(secret);
@@ -182,11 +185,17 @@ describe('signed webhooks (Standard Webhooks)', () => {
     const { endpoint } = await register('/restart', { draftId: 'flaky' });
     expect((await call(base(), 'POST', '/v1/drafts/flaky/ops', { opId: 'f3', ops: [section('u', 'z')] })).status).toBe(200);
     await eventually(async () => (await deliveries(endpoint.id)).find((x) => x.attempts === 1 && x.lastStatus === 500), 'first attempt failed');
+    // Meanwhile the first test's deliveries grow old: a dispatcher prunes what is past the retention when it starts.
+    // (the first test's five, and the CLI test's version 3 of home)
+    expect((await deliveries(homeEndpoint)).map((x) => x.status)).toEqual(Array(6).fill('delivered'));
     await weft.kill('SIGKILL');
+    await sql`UPDATE webhook_deliveries SET created_at = now() - interval '31 days' WHERE endpoint_id = ${homeEndpoint}`.execute(db.db);
     weft = await launch({ ...FAST, DATABASE_URL: db.url, WEFT_SERVICES: 'session,webhooks' });
     const d = await eventually(async () => (await deliveries(endpoint.id)).find((x) => x.status === 'delivered'), 'delivered after restart');
     expect(d).toMatchObject({ attempts: 2, eventId: 'evt_flaky_3_committed' });
     expect(rx.received.filter((x) => x.path === '/restart').map((x) => x.status)).toEqual([500, 204]);
+    await eventually(async () => ((await deliveries(homeEndpoint)).length === 0 ? true : undefined), 'old deliveries pruned');
+    expect((await deliveries(endpoint.id)).length).toBe(1);
   });
 
   it('two dispatchers on one database send each event once', async () => {

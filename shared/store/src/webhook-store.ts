@@ -212,12 +212,18 @@ export class WebhookStore {
     return Number(r.numAffectedRows ?? 0) > 0;
   }
 
-  /** Deliveries by status (the dispatcher's gauges). */
-  async countByStatus(): Promise<Record<DeliveryStatus, number>> {
-    const rows = await this.db.selectFrom('webhook_deliveries').select(['status', (eb) => eb.fn.countAll<string | number>().as('n')]).groupBy('status').execute();
-    const out: Record<DeliveryStatus, number> = { pending: 0, delivered: 0, failed: 0 };
-    for (const r of rows) out[r.status] = int(r.n);
-    return out;
+  /** Deliveries waiting to be sent (the backlog gauge; the partial index answers it). */
+  async countPending(): Promise<number> {
+    const row = await this.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<string | number>().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow();
+    return int(row.n);
+  }
+
+  /** Deletes up to `limit` delivered or failed rows created more than `days` ago; the count deleted. */
+  async pruneDeliveries(days: number, limit: number): Promise<number> {
+    const r = await sql`
+      DELETE FROM webhook_deliveries WHERE id IN (
+        SELECT id FROM webhook_deliveries WHERE status <> 'pending' AND created_at < now() - make_interval(days => ${days}) ORDER BY id LIMIT ${limit})`.execute(this.db);
+    return Number(r.numAffectedRows ?? 0);
   }
 }
 
