@@ -42,6 +42,7 @@ export function build(deps: DispatcherDeps, config: WebhooksConfig): Dispatcher 
   let subscription: Subscription | null = null;
   let round: Promise<void> | null = null;
   let again = false;
+  let fanOutAgain = false;
   let stopped = true;
 
   /** What an attempt's result means for the row: delivered, tried again after a backoff, or failed for good. */
@@ -61,12 +62,33 @@ export function build(deps: DispatcherDeps, config: WebhooksConfig): Dispatcher 
     if (outcome.result === 'failed') log.warn('webhook delivery failed for good', { ...fields, error: outcome.error });
     else if (outcome.result === 'retry') log.info('webhook attempt failed; retrying', { ...fields, error: outcome.error, retryInS: Math.round(outcome.retryInS) });
     else log.debug('webhook delivered', fields);
-    if (!(await store.recordAttempt(c, outcome))) log.info('webhook attempt outcome dropped: the delivery was claimed again meanwhile', fields);
+    if (!(await record(c, outcome))) log.info('webhook attempt outcome dropped: the delivery was claimed again meanwhile', fields);
   };
 
+  // Outcomes are written in batches (one UPDATE per ~10 ms or 64 outcomes, not one commit per delivery).
+  let pending: { claim: ClaimedDelivery; outcome: AttemptOutcome; done: (ok: boolean) => void; fail: (e: unknown) => void }[] = [];
+  let flushTimer: NodeJS.Timeout | null = null;
+  const flush = async (): Promise<void> => {
+    if (flushTimer) { clearTimeout(flushTimer); flushTimer = null; }
+    const batch = pending;
+    pending = [];
+    if (batch.length === 0) return;
+    try {
+      const recorded = await store.recordAttempts(batch);
+      for (const b of batch) b.done(recorded.has(b.claim.id));
+    } catch (e) {
+      for (const b of batch) b.fail(e);
+    }
+  };
+  const record = (claim: ClaimedDelivery, outcome: AttemptOutcome): Promise<boolean> => new Promise((done, fail) => {
+    pending.push({ claim, outcome, done, fail });
+    if (pending.length >= 64) void flush();
+    else flushTimer ??= setTimeout(() => void flush(), 10);
+  });
+
   /** Fans the log out, then claims as many due deliveries as there are free slots and starts them (not awaited: a slow receiver holds only its own slot). */
-  const once = async (): Promise<void> => {
-    for (let i = 0; i < 50 && !stopped; i++) {
+  const once = async (fanOut: boolean): Promise<void> => {
+    for (let i = 0; fanOut && i < 50 && !stopped; i++) {
       const r = await store.fanOutLog();
       if (r === null || r.steps === 0) break;
       deps.metrics?.fannedOut(r.steps, r.deliveries);
@@ -75,30 +97,35 @@ export function build(deps: DispatcherDeps, config: WebhooksConfig): Dispatcher 
     const free = config.concurrency - inFlight.size;
     if (free <= 0 || stopped) return;
     const claimed = await store.claimDue(free, leaseS);
-    // Every slot taken: more may be due, so a finished attempt starts the next round at once.
+    // Every slot taken: more may be due, so once half the slots are free again the next claim
+    // follows at once (one claim statement per batch, not per delivery).
     const saturated = claimed.length === free;
     for (const c of claimed) {
       const p: Promise<void> = attempt(c).catch((e: unknown) => log.error('webhook attempt not recorded (due again after its claim expires)', { deliveryId: c.id, err: e }))
-        .finally(() => { inFlight.delete(p); if (saturated && !stopped) kick(); });
+        .finally(() => { inFlight.delete(p); if (saturated && !stopped && inFlight.size <= config.concurrency / 2) kick(false); });
       inFlight.add(p);
     }
   };
 
-  const tick = (): Promise<void> => {
-    if (round) { again = true; return round; }
+  /** One round at a time; `fanOut`: also read the log (polls and bus wake-ups; a freed slot only claims). */
+  const tick = (fanOut: boolean): Promise<void> => {
+    if (round) { again ||= true; fanOutAgain ||= fanOut; return round; }
     round = (async () => {
+      let withLog = fanOut;
       do {
         again = false;
         try {
-          await once();
+          await once(withLog);
         } catch (e) {
           log.warn('webhook round failed (retried on the next poll)', { err: e });
         }
+        withLog = fanOutAgain;
+        fanOutAgain = false;
       } while (again && !stopped);
     })().finally(() => { round = null; });
     return round;
   };
-  const kick = (): void => { void tick(); };
+  const kick = (fanOut = true): void => { void tick(fanOut); };
 
   /** Delivered and failed rows older than the retention go, a batch at a time. */
   const prune = async (): Promise<void> => {
@@ -120,7 +147,7 @@ export function build(deps: DispatcherDeps, config: WebhooksConfig): Dispatcher 
       if (!stopped) return;
       stopped = false;
       subscription = deps.bus?.subscribe('all', () => kick()) ?? null;
-      timer = setInterval(kick, config.pollMs);
+      timer = setInterval(() => kick(), config.pollMs);
       timer.unref();
       pruner = setInterval(() => void prune(), 3_600_000);
       pruner.unref();

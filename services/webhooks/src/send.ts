@@ -3,8 +3,8 @@
 // standardwebhooks library. Redirects are not followed (a 3xx is a failed attempt), the whole
 // exchange is bounded by `timeoutMs`, the connection goes only to a checked address, and at most
 // 1 KB of the answer is read (for the log).
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { checkEgressUrl, EgressRefused, guardedLookup } from '@weft/ops';
@@ -30,6 +30,10 @@ export interface SendOptions {
 }
 
 const ANSWER_BYTES = 1024;
+
+// Connections are kept for the next delivery to the same host; a new socket is only ever opened
+// through the guarded lookup below, so a kept one was checked when it was made.
+const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: 16, timeout: 30_000 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 16, timeout: 30_000 }) };
 
 export async function sendOnce(input: SendInput, o: SendOptions): Promise<SendResult> {
   const t0 = performance.now();
@@ -61,7 +65,7 @@ export async function sendOnce(input: SendInput, o: SendOptions): Promise<SendRe
     };
     const req = request(url, {
       method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(input.body) },
-      lookup: guardedLookup(o.policy) as never, agent: false,
+      lookup: guardedLookup(o.policy) as never, agent: url.protocol === 'https:' ? agents.https : agents.http,
     }, (res: IncomingMessage) => {
       const status = res.statusCode ?? 0;
       let read = 0;

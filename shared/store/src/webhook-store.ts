@@ -194,22 +194,32 @@ export class WebhookStore {
     return rows.map((r) => ({ id: String(r.id), attempt: r.attempts, eventId: r.event_id, body: r.body, endpointId: r.endpoint_id, url: r.url, secret: r.secret }));
   }
 
-  /** Records one attempt's outcome; false when a later claim (or a manual retry) owns the row now. */
-  async recordAttempt(c: Pick<ClaimedDelivery, 'id' | 'attempt'>, o: AttemptOutcome): Promise<boolean> {
-    const entry: DeliveryAttempt = {
-      attempt: c.attempt, at: new Date().toISOString(), ms: Math.round(o.ms),
-      ...(o.status !== undefined ? { status: o.status } : {}), ...('error' in o && o.error !== undefined ? { error: o.error.slice(0, 500) } : {}),
-    };
-    const status: DeliveryStatus = o.result === 'retry' ? 'pending' : o.result;
-    const next = o.result === 'retry' ? sql<Date>`now() + make_interval(secs => ${o.retryInS})` : sql<Date>`next_attempt_at`;
-    const r = await sql`
-      UPDATE webhook_deliveries SET
-        status = ${status}, next_attempt_at = ${next}, last_attempt_at = now(),
-        last_status = ${o.status ?? null}, last_error = ${'error' in o ? (o.error ?? null)?.slice(0, 500) ?? null : null},
-        delivered_at = CASE WHEN ${status} = 'delivered' THEN now() ELSE delivered_at END,
-        attempt_log = (CASE WHEN jsonb_array_length(attempt_log) >= ${ATTEMPT_LOG_MAX} THEN attempt_log - 0 ELSE attempt_log END) || ${[entry] as never}::jsonb
-      WHERE id = ${c.id} AND attempts = ${c.attempt} AND status = 'pending'`.execute(this.db);
-    return Number(r.numAffectedRows ?? 0) > 0;
+  /**
+   * Records attempts' outcomes in one statement (the dispatcher batches them); returns the ids
+   * recorded. A row a later claim (or a manual retry) took meanwhile is left as it is.
+   */
+  async recordAttempts(results: readonly { claim: Pick<ClaimedDelivery, 'id' | 'attempt'>; outcome: AttemptOutcome }[]): Promise<Set<string>> {
+    if (results.length === 0) return new Set();
+    const at = new Date().toISOString();
+    const rows = results.map(({ claim: c, outcome: o }) => {
+      const error = 'error' in o && o.error !== undefined ? o.error.slice(0, 500) : null;
+      const entry: DeliveryAttempt = { attempt: c.attempt, at, ms: Math.round(o.ms), ...(o.status !== undefined ? { status: o.status } : {}), ...(error !== null ? { error } : {}) };
+      return {
+        id: c.id, attempt: c.attempt, status: o.result === 'retry' ? 'pending' : o.result, retry_in_s: o.result === 'retry' ? o.retryInS : 0,
+        last_status: o.status ?? null, last_error: error, entry,
+      };
+    });
+    const { rows: done } = await sql<{ id: string | number }>`
+      UPDATE webhook_deliveries d SET
+        status = m.status,
+        next_attempt_at = CASE WHEN m.status = 'pending' THEN now() + make_interval(secs => m.retry_in_s) ELSE d.next_attempt_at END,
+        last_attempt_at = now(), last_status = m.last_status, last_error = m.last_error,
+        delivered_at = CASE WHEN m.status = 'delivered' THEN now() ELSE d.delivered_at END,
+        attempt_log = (CASE WHEN jsonb_array_length(d.attempt_log) >= ${ATTEMPT_LOG_MAX} THEN d.attempt_log - 0 ELSE d.attempt_log END) || jsonb_build_array(m.entry)
+      FROM jsonb_to_recordset(${rows as never}::jsonb) AS m(id bigint, attempt int, status text, retry_in_s float8, last_status int, last_error text, entry jsonb)
+      WHERE d.id = m.id AND d.attempts = m.attempt AND d.status = 'pending'
+      RETURNING d.id`.execute(this.db);
+    return new Set(done.map((r) => String(r.id)));
   }
 
   /** Deliveries waiting to be sent (the backlog gauge; the partial index answers it). */
