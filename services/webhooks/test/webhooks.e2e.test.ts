@@ -119,6 +119,9 @@ describe('signed webhooks (Standard Webhooks)', () => {
     const log = await deliveries(endpoint.id);
     expect(log).toHaveLength(5);
     for (const d of log) expect(d).toMatchObject({ status: 'delivered', attempts: 1, lastStatus: 204 });
+    // The secret is in no log line of the process that made it and signed with it.
+    expect(weft.output()).toContain('POST /v1/webhooks 201');
+    expect(weft.output()).not.toContain(secret.slice('whsec_'.length));
   });
 
   it('the weft CLI registers an endpoint (secret shown once), lists it and its deliveries, deletes it', async () => {
