@@ -3,7 +3,7 @@ import { stepMessages, turnFinishedMessage, wholeRefusalMessage } from './webhoo
 import type { LoggedStepLike } from './webhooks.ts';
 
 const step = (over: Partial<LoggedStepLike> = {}): LoggedStepLike => ({
-  draftId: 'home', version: 7, opId: 'op-1', actor: 'ann', actorKind: 'human', sessionId: null, turnId: null, kind: 'do',
+  position: 41, draftId: 'home', version: 7, opId: 'op-1', actor: 'ann', actorKind: 'human', sessionId: null, turnId: null, kind: 'do',
   ops: [{ op: 'replace', path: '/title', value: 'Hi' }], notes: [], refused: [], createdAt: new Date('2026-12-01T10:00:00.000Z'), ...over,
 });
 
@@ -11,7 +11,9 @@ describe('webhook payloads', () => {
   it('a committed step is one draft.version.committed with a stable id and body', () => {
     const [m, ...rest] = stepMessages(step());
     expect(rest).toEqual([]);
-    expect(m!.eventId).toBe('evt_home_7_committed');
+    expect(m!.eventId).toBe('evt_home_7_41_committed');
+    // The same draft id and version in a later life of the draft (deleted, made again): another id.
+    expect(stepMessages(step({ position: 99 }))[0]!.eventId).toBe('evt_home_7_99_committed');
     expect(JSON.parse(m!.body)).toEqual({
       type: 'draft.version.committed', timestamp: '2026-12-01T10:00:00.000Z',
       data: { draftId: 'home', version: 7, opId: 'op-1', actor: { id: 'ann', kind: 'human' }, sessionId: null, turnId: null, kind: 'do', ops: [{ op: 'replace', path: '/title', value: 'Hi' }], repairs: [], refusedCount: 0, committedAt: '2026-12-01T10:00:00.000Z' },
@@ -34,8 +36,8 @@ describe('webhook payloads', () => {
 
   it('turns and whole refusals', () => {
     const at = new Date('2026-12-01T11:00:00.000Z');
-    const t = turnFinishedMessage({ draftId: 'home', turnId: 't1', actor: { id: 'bot', kind: 'agent' }, version: 3, summary: { ops: 2 } }, at);
-    expect(t.eventId).toBe('evt_home_turn_t1');
+    const t = turnFinishedMessage('evt_home_turn_x', { draftId: 'home', turnId: 't1', actor: { id: 'bot', kind: 'agent' }, version: 3, summary: { ops: 2 } }, at);
+    expect(t.eventId).toBe('evt_home_turn_x');
     expect(JSON.parse(t.body)).toMatchObject({ type: 'draft.turn.finished', data: { turnId: 't1', finishedAt: at.toISOString() } });
     const r = wholeRefusalMessage('evt_x', { draftId: 'home', opId: 'o', actor: { id: 'bot', kind: 'agent' }, turnId: null, refused: [] }, at);
     expect(JSON.parse(r.body).data.version).toBeNull();

@@ -73,7 +73,11 @@ export interface WebhookPayload<T extends WebhookEventType = WebhookEventType> {
   data: WebhookDataByType[T];
 }
 
-/** One event ready for fan-out: its id (the `webhook-id`, the same for every endpoint and retry) and body. */
+/**
+ * One event ready for fan-out: its id (the `webhook-id`, the same for every endpoint and retry)
+ * and body. Log events' ids derive from the row (`evt_<draft>_<version>_<position>_committed`),
+ * so every fan-out of a step makes the same id; live events get a random one.
+ */
 export interface WebhookMessage {
   eventId: string;
   type: WebhookEventType;
@@ -87,6 +91,8 @@ const OPS_INLINE_MAX = 64 * 1024;
 
 /** A logged step as the fan-out reads it (the store's row, minus what is not sent). */
 export interface LoggedStepLike {
+  /** The log row's global position: never reused, so a draft deleted and made again under its id gets new event ids. */
+  position: number;
   draftId: string; version: number; opId: string; actor: string; actorKind: string;
   sessionId: string | null; turnId: string | null; kind: 'do' | 'undo' | 'redo';
   ops: Op[]; notes: Note[]; refused: Refusal[]; createdAt: Date;
@@ -102,10 +108,11 @@ export function stepMessages(s: LoggedStepLike): WebhookMessage[] {
     ...(opsText.length <= OPS_INLINE_MAX ? { ops: s.ops } : { opsOmitted: true as const }),
     repairs: s.notes, refusedCount: s.refused.length, committedAt: at,
   };
-  const out = [message(`evt_${s.draftId}_${s.version}_committed`, WebhookEventType.versionCommitted, s.draftId, s.createdAt, committed)];
+  const key = `${s.draftId}_${s.version}_${s.position}`;
+  const out = [message(`evt_${key}_committed`, WebhookEventType.versionCommitted, s.draftId, s.createdAt, committed)];
   if (s.refused.length > 0) {
     const refused: StepRefusedData = { draftId: s.draftId, version: s.version, opId: s.opId, actor, turnId: s.turnId, refused: s.refused, at };
-    out.push(message(`evt_${s.draftId}_${s.version}_refused`, WebhookEventType.stepRefused, s.draftId, s.createdAt, refused));
+    out.push(message(`evt_${key}_refused`, WebhookEventType.stepRefused, s.draftId, s.createdAt, refused));
   }
   return out;
 }
@@ -115,9 +122,9 @@ export function wholeRefusalMessage(eventId: string, d: Omit<StepRefusedData, 'v
   return message(eventId, WebhookEventType.stepRefused, d.draftId, at, { ...d, version: null, at: at.toISOString() });
 }
 
-/** A finished turn; one event per turn (the id is derived from it). */
-export function turnFinishedMessage(d: Omit<TurnFinishedData, 'finishedAt'>, at: Date): WebhookMessage {
-  return message(`evt_${d.draftId}_turn_${d.turnId}`, WebhookEventType.turnFinished, d.draftId, at, { ...d, finishedAt: at.toISOString() });
+/** A finished turn (a turn finishes once; `eventId` is the caller's, unique). */
+export function turnFinishedMessage(eventId: string, d: Omit<TurnFinishedData, 'finishedAt'>, at: Date): WebhookMessage {
+  return message(eventId, WebhookEventType.turnFinished, d.draftId, at, { ...d, finishedAt: at.toISOString() });
 }
 
 function message<T extends WebhookEventType>(eventId: string, type: T, draftId: string, at: Date, data: WebhookDataByType[T]): WebhookMessage {

@@ -243,7 +243,7 @@ interface StepRow {
 }
 
 const toLogged = (r: StepRow): LoggedStepLike => ({
-  draftId: r.draft_id, version: int(r.version), opId: r.op_id, actor: r.actor, actorKind: r.actor_kind, sessionId: r.session_id,
+  position: int(r.position), draftId: r.draft_id, version: int(r.version), opId: r.op_id, actor: r.actor, actorKind: r.actor_kind, sessionId: r.session_id,
   turnId: r.turn_id, kind: r.kind, ops: r.ops as never, notes: r.notes as never, refused: r.refused as never, createdAt: new Date(r.created_at),
 });
 

@@ -20,7 +20,7 @@ export function webhookEvents(store: WebhookStore, log: Logger): WebhookEvents {
     store.enqueue([m]).catch((e: unknown) => log.warn('webhook event lost (not queued)', { eventId: m.eventId, type: m.type, draftId: m.draftId, error: String(e) }));
   };
   return {
-    turnFinished: (d, at) => queue(turnFinishedMessage({ draftId: d.draftId, turnId: d.turnId, actor: { id: d.actor, kind: d.actorKind }, version: d.version, summary: d.summary }, new Date(at))),
+    turnFinished: (d, at) => queue(turnFinishedMessage(`evt_${d.draftId}_turn_${randomUUID()}`, { draftId: d.draftId, turnId: d.turnId, actor: { id: d.actor, kind: d.actorKind }, version: d.version, summary: d.summary }, new Date(at))),
     refusedWhole: (d, at) => queue(wholeRefusalMessage(`evt_${d.draftId}_refused_${randomUUID()}`, {
       draftId: d.draftId, opId: d.opId, actor: { id: d.actor, kind: d.actorKind }, turnId: d.turnId, refused: d.refused,
     }, new Date(at))),
