@@ -131,3 +131,45 @@ function message<T extends WebhookEventType>(eventId: string, type: T, draftId: 
   const payload: WebhookPayload<T> = { type, timestamp: at.toISOString(), data };
   return { eventId, type, draftId, at, body: JSON.stringify(payload as unknown as Json) };
 }
+
+// ---- the admin routes' bodies (docs/api.md "Webhooks") ----
+
+export interface CreateWebhookRequest {
+  url: string;
+  /** Absent or null: every draft. */
+  draftId?: string | null;
+  /** Default: every type. */
+  eventTypes?: WebhookEventType[];
+  description?: string;
+}
+export interface WebhookEndpointView {
+  id: string;
+  url: string;
+  draftId: string | null;
+  eventTypes: WebhookEventType[];
+  description: string;
+  createdAt: string;
+}
+/** The signing secret is in this answer only. */
+export interface CreateWebhookResponse { endpoint: WebhookEndpointView; secret: string }
+
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+export interface WebhookAttemptView { attempt: number; at: string; ms: number; status?: number; error?: string }
+export interface WebhookDeliveryView {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  draftId: string;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastAttemptAt: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  deliveredAt: string | null;
+  createdAt: string;
+  /** The newest 20 attempts. */
+  attemptLog: WebhookAttemptView[];
+}
+export interface WebhookDeliveriesResponse { deliveries: WebhookDeliveryView[]; next: string | null }

@@ -6,12 +6,12 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Json } from '@weft/core';
-import type { LoggedStepLike, WebhookEventType, WebhookMessage } from '@weft/protocol';
+import type { LoggedStepLike, WebhookAttemptView, WebhookDeliveryStatus, WebhookEventType, WebhookMessage } from '@weft/protocol';
 import { stepMessages } from '@weft/protocol';
 import type { DB, WebhookDeliveriesTable, WebhookEndpointsTable } from './schema.ts';
 import { int } from './rows.ts';
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+export type DeliveryStatus = WebhookDeliveryStatus;
 
 export interface WebhookEndpoint {
   id: string;
@@ -23,15 +23,8 @@ export interface WebhookEndpoint {
   createdAt: Date;
 }
 
-/** One attempt as the delivery log keeps it (the newest 20 per delivery). */
-export interface DeliveryAttempt {
-  attempt: number;
-  at: string;
-  ms: number;
-  /** The receiver's HTTP status, when it answered. */
-  status?: number;
-  error?: string;
-}
+/** One attempt as the delivery log keeps it (the newest 20 per delivery): the wire's shape. */
+export type DeliveryAttempt = WebhookAttemptView;
 
 export interface WebhookDelivery {
   id: string;

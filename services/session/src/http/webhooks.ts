@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import { checkEgressUrl, EgressRefused } from '@weft/ops';
 import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from '@weft/protocol';
-import type { WebhookEventType } from '@weft/protocol';
+import type { WebhookDeliveryView, WebhookEndpointView, WebhookEventType } from '@weft/protocol';
 import type { DeliveryStatus, WebhookDelivery, WebhookEndpoint } from '@weft/store';
 import type { Ctx } from '../context.ts';
 import { WeftError } from '../commands/errors.ts';
@@ -103,11 +103,11 @@ async function mustEndpoint(ctx: Ctx, id: string): Promise<WebhookEndpoint> {
 
 const iso = (d: Date | null): string | null => d === null ? null : d.toISOString();
 
-function endpointView(e: WebhookEndpoint) {
+function endpointView(e: WebhookEndpoint): WebhookEndpointView {
   return { id: e.id, url: e.url, draftId: e.draftId, eventTypes: e.eventTypes, description: e.description, createdAt: e.createdAt.toISOString() };
 }
 
-function deliveryView(d: WebhookDelivery) {
+function deliveryView(d: WebhookDelivery): WebhookDeliveryView {
   return {
     id: d.id, endpointId: d.endpointId, eventId: d.eventId, eventType: d.eventType, draftId: d.draftId, status: d.status,
     attempts: d.attempts, nextAttemptAt: iso(d.nextAttemptAt), lastAttemptAt: iso(d.lastAttemptAt), lastStatus: d.lastStatus,

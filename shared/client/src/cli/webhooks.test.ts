@@ -24,5 +24,7 @@ describe('weft webhooks: arguments', () => {
     expect(msg(['explode'])).toMatch(/create\|list\|delete\|deliveries\|retry/);
     expect(msg(['list'], { url: env.url })).toMatch(/--token/);
     expect(msg(['list', '--bogus'])).toMatch(/bogus/);
+    expect(msg(['create', 'https://x.example/', '--event', 'draft.deleted'])).toMatch(/--event "draft.deleted" is none of/);
+    expect(msg(['deliveries', 'wh_1', '--status', 'lost'])).toMatch(/--status is pending, delivered or failed/);
   });
 });

@@ -2,6 +2,8 @@
 // "Webhooks"). Parsing is pure (`parseWebhooksArgs`, tested without a server); `webhooksMain`
 // runs one command through the SDK's HTTP client. Exit codes: 0 done, 1 failed, 2 bad arguments.
 import { parseArgs as parseNodeArgs } from 'node:util';
+import { isWebhookEventType } from '@weft/protocol';
+import type { WebhookDeliveryStatus, WebhookDeliveryView, WebhookEndpointView, WebhookEventType } from '@weft/protocol';
 import { WeftError, WeftHttpClient } from '../http-client.ts';
 
 export const WEBHOOKS_USAGE = `weft webhooks — signed webhooks (admin token)
@@ -15,10 +17,10 @@ export const WEBHOOKS_USAGE = `weft webhooks — signed webhooks (admin token)
 Every command: --url, --token (default $WEFT_URL, $WEFT_TOKEN), --json, --timeout <ms>.`;
 
 export type WebhooksCommand = { url: string; token: string; json: boolean; timeoutMs?: number } & (
-  | { cmd: 'create'; endpoint: string; draftId?: string; eventTypes?: string[]; description?: string }
+  | { cmd: 'create'; endpoint: string; draftId?: string; eventTypes?: WebhookEventType[]; description?: string }
   | { cmd: 'list'; draftId?: string }
   | { cmd: 'delete'; id: string }
-  | { cmd: 'deliveries'; id: string; status?: string; limit?: number; before?: string }
+  | { cmd: 'deliveries'; id: string; status?: WebhookDeliveryStatus; limit?: number; before?: string }
   | { cmd: 'retry'; id: string; deliveryId: string }
 );
 
@@ -64,8 +66,10 @@ export function parseWebhooksArgs(argv: readonly string[], env: { url?: string |
   switch (sub) {
     case 'create': {
       const events = v['event'] as string[] | undefined;
+      const unknown = events?.find((e) => !isWebhookEventType(e));
+      if (unknown !== undefined) return { ok: false, message: `--event "${unknown}" is none of draft.version.committed, draft.turn.finished, draft.step.refused.` };
       const description = str('description');
-      return { ok: true, command: { ...conn, cmd: 'create', endpoint: pos[0]!, ...(draftId ? { draftId } : {}), ...(events ? { eventTypes: events } : {}), ...(description !== undefined ? { description } : {}) } };
+      return { ok: true, command: { ...conn, cmd: 'create', endpoint: pos[0]!, ...(draftId ? { draftId } : {}), ...(events ? { eventTypes: events as WebhookEventType[] } : {}), ...(description !== undefined ? { description } : {}) } };
     }
     case 'list':
       return { ok: true, command: { ...conn, cmd: 'list', ...(draftId ? { draftId } : {}) } };
@@ -75,6 +79,7 @@ export function parseWebhooksArgs(argv: readonly string[], env: { url?: string |
       const limit = str('limit');
       if (limit !== undefined && !/^[1-9]\d{0,3}$/.test(limit)) return { ok: false, message: `--limit is an integer from 1 to 500, got "${limit}".` };
       const status = str('status');
+      if (status !== undefined && status !== 'pending' && status !== 'delivered' && status !== 'failed') return { ok: false, message: '--status is pending, delivered or failed.' };
       const before = str('before');
       return { ok: true, command: { ...conn, cmd: 'deliveries', id: pos[0]!, ...(status ? { status } : {}), ...(limit ? { limit: Number(limit) } : {}), ...(before ? { before } : {}) } };
     }
@@ -83,10 +88,8 @@ export function parseWebhooksArgs(argv: readonly string[], env: { url?: string |
   }
 }
 
-interface Endpoint { id: string; url: string; draftId: string | null; eventTypes: string[]; description: string; createdAt: string }
-interface Delivery { id: string; eventId: string; eventType: string; draftId: string; status: string; attempts: number; nextAttemptAt: string | null; lastStatus: number | null; lastError: string | null; createdAt: string }
-
-const path = (s: string): string => encodeURIComponent(s);
+type Endpoint = WebhookEndpointView;
+type Delivery = WebhookDeliveryView;
 
 /** Runs one command; lines go to `out`, notes for people to `note`. */
 export async function runWebhooks(c: WebhooksCommand, out: (line: string) => void, note: (line: string) => void): Promise<number> {
@@ -96,32 +99,29 @@ export async function runWebhooks(c: WebhooksCommand, out: (line: string) => voi
   const deliveryLine = (d: Delivery): string => `${d.id.padStart(6)}  ${d.status.padEnd(9)} ${String(d.attempts).padStart(2)}×  ${d.eventType.padEnd(24)} ${d.eventId}${d.lastStatus !== null ? `  HTTP ${d.lastStatus}` : ''}${d.lastError ? `  ${d.lastError}` : ''}${d.nextAttemptAt ? `  next ${d.nextAttemptAt}` : ''}`;
   switch (c.cmd) {
     case 'create': {
-      const r = await http.request<{ endpoint: Endpoint; secret: string }>('POST', '/v1/webhooks', {
-        url: c.endpoint, ...(c.draftId ? { draftId: c.draftId } : {}), ...(c.eventTypes ? { eventTypes: c.eventTypes } : {}), ...(c.description !== undefined ? { description: c.description } : {}),
-      });
+      const r = await http.createWebhook({ url: c.endpoint, ...(c.draftId ? { draftId: c.draftId } : {}), ...(c.eventTypes ? { eventTypes: c.eventTypes } : {}), ...(c.description !== undefined ? { description: c.description } : {}) });
       show(r, () => [endpointLine(r.endpoint), `secret: ${r.secret}`]);
       note('The secret is shown only now: keep it where your receiver verifies signatures (Standard Webhooks).');
       return 0;
     }
     case 'list': {
-      const r = await http.request<{ endpoints: Endpoint[] }>('GET', `/v1/webhooks${c.draftId ? `?draftId=${path(c.draftId)}` : ''}`);
+      const r = await http.listWebhooks(c.draftId);
       show(r, () => (r.endpoints.length === 0 ? ['(no webhook endpoints)'] : r.endpoints.map(endpointLine)));
       return 0;
     }
     case 'delete': {
-      const r = await http.request<{ deleted: string }>('DELETE', `/v1/webhooks/${path(c.id)}`, undefined, {}, true);
+      const r = await http.deleteWebhook(c.id);
       show(r, () => [`deleted ${r.deleted} and its delivery log`]);
       return 0;
     }
     case 'deliveries': {
-      const q = new URLSearchParams({ ...(c.status ? { status: c.status } : {}), ...(c.limit ? { limit: String(c.limit) } : {}), ...(c.before ? { before: c.before } : {}) }).toString();
-      const r = await http.request<{ deliveries: Delivery[]; next: string | null }>('GET', `/v1/webhooks/${path(c.id)}/deliveries${q ? `?${q}` : ''}`);
+      const r = await http.webhookDeliveries(c.id, { ...(c.status ? { status: c.status } : {}), ...(c.limit ? { limit: c.limit } : {}), ...(c.before ? { before: c.before } : {}) });
       show(r, () => (r.deliveries.length === 0 ? ['(no deliveries)'] : r.deliveries.map(deliveryLine)));
       if (r.next !== null) note(`older: weft webhooks deliveries ${c.id} --before ${r.next}`);
       return 0;
     }
     case 'retry': {
-      const r = await http.request<{ delivery: Delivery }>('POST', `/v1/webhooks/${path(c.id)}/deliveries/${path(c.deliveryId)}/retry`, undefined, {}, true);
+      const r = await http.retryWebhookDelivery(c.id, c.deliveryId);
       show(r, () => [`queued again: ${deliveryLine(r.delivery)}`]);
       return 0;
     }
