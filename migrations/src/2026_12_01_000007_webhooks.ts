@@ -1,7 +1,8 @@
 // Signed webhooks (Standard Webhooks, docs/api.md "Webhooks"): endpoints, a delivery log with one
 // row per endpoint and event id, and the fan-out cursor over the log.
 //
-// - `webhook_endpoints.draft_id` NULL = every draft; a draft's own endpoints go with it.
+// - `webhook_endpoints.draft_id` NULL = every draft; a draft's own endpoints go with it. An
+//   endpoint that answered 410 Gone is disabled (`disabled_at`): no new deliveries, none sent.
 // - `webhook_deliveries` is the outbox and the log at once: UNIQUE (endpoint_id, event_id) makes
 //   the fan-out idempotent across nodes and restarts; a sender claims a row by moving
 //   `next_attempt_at` past its send timeout under FOR UPDATE SKIP LOCKED, so a crashed sender's
@@ -20,7 +21,9 @@ const statements = [
     draft_id text REFERENCES drafts(id) ON DELETE CASCADE,
     event_types jsonb NOT NULL,
     description text NOT NULL DEFAULT '',
-    created_at timestamptz NOT NULL DEFAULT now()
+    created_at timestamptz NOT NULL DEFAULT now(),
+    disabled_at timestamptz,
+    disabled_reason text
   )`,
   `CREATE INDEX webhook_endpoints_draft_idx ON webhook_endpoints (draft_id)`,
   `CREATE TABLE webhook_deliveries (

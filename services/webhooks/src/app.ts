@@ -50,7 +50,9 @@ export function build(deps: DispatcherDeps, config: WebhooksConfig): Dispatcher 
     if (r.ok) return { result: 'delivered', status: r.status, ms: r.ms };
     const answered = r.status !== undefined ? { status: r.status } : {};
     if (r.final || c.attempt >= config.maxAttempts) return { result: 'failed', ...answered, error: r.error, ms: r.ms };
-    const retryInS = retryDelayS(c.attempt, { baseMs: config.backoffBaseMs, maxMs: config.backoffMaxMs }, random);
+    // A receiver's Retry-After (429, 503) is honoured when longer than the backoff, up to the longest delay.
+    const backoff = retryDelayS(c.attempt, { baseMs: config.backoffBaseMs, maxMs: config.backoffMaxMs }, random);
+    const retryInS = Math.max(backoff, Math.min(r.retryAfterS ?? 0, config.backoffMaxMs / 1000));
     return { result: 'retry', retryInS, ...answered, error: r.error, ms: r.ms };
   };
 
@@ -62,6 +64,10 @@ export function build(deps: DispatcherDeps, config: WebhooksConfig): Dispatcher 
     if (outcome.result === 'failed') log.warn('webhook delivery failed for good', { ...fields, error: outcome.error });
     else if (outcome.result === 'retry') log.info('webhook attempt failed; retrying', { ...fields, error: outcome.error, retryInS: Math.round(outcome.retryInS) });
     else log.debug('webhook delivered', fields);
+    if (!r.ok && r.gone) {
+      // Standard Webhooks: 410 Gone means the receiver wants no more; the endpoint is disabled until enabled again.
+      if (await store.disableEndpoint(c.endpointId, `${r.error} (${new Date().toISOString()})`)) log.warn('webhook endpoint disabled: it answered 410 Gone', fields);
+    }
     if (!(await record(c, outcome))) log.info('webhook attempt outcome dropped: the delivery was claimed again meanwhile', fields);
   };
 

@@ -5,10 +5,10 @@ import { egressEnv, int, parseEnv, str, url, optionalUrl } from '@weft/ops';
 
 export const webhooksEnv = {
   ...egressEnv,
-  WEFT_WEBHOOK_TIMEOUT_MS: int('One delivery attempt (connect, send, answer), ms; past it the attempt failed', 10_000, 100, 120_000),
-  WEFT_WEBHOOK_MAX_ATTEMPTS: int('Attempts per delivery before it is marked failed', 8, 1, 20),
-  WEFT_WEBHOOK_BACKOFF_BASE_MS: int('Delay before the second attempt, ms; doubles per attempt (half of it random)', 2000, 1),
-  WEFT_WEBHOOK_BACKOFF_MAX_MS: int('Longest delay between two attempts, ms', 3_600_000, 1),
+  WEFT_WEBHOOK_TIMEOUT_MS: int('One delivery attempt (connect, send, answer), ms; past it the attempt failed', 15_000, 100, 120_000),
+  WEFT_WEBHOOK_MAX_ATTEMPTS: int('Attempts per delivery before it is marked failed (the default schedule spans about a day and a half)', 15, 1, 20),
+  WEFT_WEBHOOK_BACKOFF_BASE_MS: int('Delay before the second attempt, ms; doubles per attempt (half of it random)', 5000, 1),
+  WEFT_WEBHOOK_BACKOFF_MAX_MS: int('Longest delay between two attempts, ms (a receiver\'s Retry-After is honoured up to it)', 86_400_000, 1),
   WEFT_WEBHOOK_POLL_MS: int('How often the dispatcher looks for new log steps and due deliveries, ms (the bus wakes it sooner)', 1000, 10),
   WEFT_WEBHOOK_CONCURRENCY: int('Deliveries in flight at once per dispatcher', 8, 1, 256),
   WEFT_WEBHOOK_RETENTION_DAYS: int('Delivered and failed deliveries older than this many days are deleted from the delivery log (hourly)', 30, 1),

@@ -19,8 +19,11 @@ export interface SendInput {
 
 export type SendResult =
   | { ok: true; status: number; ms: number }
-  /** `final`: trying again cannot help (the URL is refused by policy). */
-  | { ok: false; status?: number; error: string; final: boolean; ms: number };
+  /**
+   * `final`: trying again cannot help (the URL is refused by policy, or the receiver answered 410
+   * Gone: `gone`); `retryAfterS`: the receiver's Retry-After (429, 503), in seconds.
+   */
+  | { ok: false; status?: number; error: string; final: boolean; gone?: true; retryAfterS?: number; ms: number };
 
 export interface SendOptions {
   timeoutMs: number;
@@ -30,6 +33,17 @@ export interface SendOptions {
 }
 
 const ANSWER_BYTES = 1024;
+
+/** Retry-After as seconds from now: delta-seconds or an HTTP date; null when absent or unreadable. */
+export function retryAfter(h: string | undefined, now: number): number | null {
+  if (h === undefined) return null;
+  const v = h.trim();
+  if (/^\d{1,9}$/.test(v)) return Number(v);
+  // An HTTP date (IMF-fixdate, e.g. "Tue, 01 Dec 2026 12:01:00 GMT"); Date.parse alone reads "-5" as a year.
+  if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(v)) return null;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? null : Math.max(0, (at - now) / 1000);
+}
 
 // Connections are kept for the next delivery to the same host; a new socket is only ever opened
 // through the guarded lookup below, so a kept one was checked when it was made.
@@ -79,7 +93,9 @@ export async function sendOnce(input: SendInput, o: SendOptions): Promise<SendRe
         if (status >= 200 && status < 300) return done({ ok: true, status, ms: ms() });
         const answer = Buffer.concat(chunks).toString('utf8').replace(/\s+/g, ' ').trim().slice(0, 200);
         const what = status >= 300 && status < 400 ? `redirect to ${String(res.headers.location ?? '?').slice(0, 200)} (not followed)` : `HTTP ${status}`;
-        done({ ok: false, status, error: answer === '' ? what : `${what}: ${answer}`, final: false, ms: ms() });
+        const retryAfterS = retryAfter(res.headers['retry-after'], (o.now ?? Date.now)());
+        const gone = status === 410 ? { gone: true as const } : {};
+        done({ ok: false, status, error: answer === '' ? what : `${what}: ${answer}`, final: status === 410, ...gone, ...(retryAfterS !== null ? { retryAfterS } : {}), ms: ms() });
       };
       res.on('end', finish);
       res.on('close', finish);

@@ -8,8 +8,8 @@ export interface Received { path: string; headers: IncomingHttpHeaders; body: st
 export interface Receiver {
   url: string;
   received: Received[];
-  /** Answers for `path`, in order; the last one repeats. */
-  script(path: string, statuses: number[]): void;
+  /** Answers for `path`, in order; the last one repeats. `headers` go with every answer of that path. */
+  script(path: string, statuses: number[], headers?: Record<string, string>): void;
   /** Resolves when `pred` holds for the received list (polled; throws after `ms`). */
   until(pred: (r: Received[]) => boolean, ms?: number): Promise<void>;
   close(): Promise<void>;
@@ -17,6 +17,7 @@ export interface Receiver {
 
 export async function startReceiver(): Promise<Receiver> {
   const scripts = new Map<string, number[]>();
+  const extra = new Map<string, Record<string, string>>();
   const received: Received[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -26,7 +27,7 @@ export async function startReceiver(): Promise<Receiver> {
       const script = scripts.get(path) ?? [204];
       const status = script.length > 1 ? script.shift()! : script[0]!;
       received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status });
-      res.writeHead(status, { 'content-type': 'text/plain' });
+      res.writeHead(status, { 'content-type': 'text/plain', ...(extra.get(path) ?? {}) });
       res.end(status >= 300 ? 'try later' : '');
     });
   });
@@ -36,7 +37,7 @@ export async function startReceiver(): Promise<Receiver> {
   return {
     url: `http://127.0.0.1:${port}`,
     received,
-    script: (path, statuses) => scripts.set(path, [...statuses]),
+    script: (path, statuses, headers) => { scripts.set(path, [...statuses]); if (headers) extra.set(path, headers); },
     async until(pred, ms = 30_000) {
       for (let t = 0; !pred(received); t += 50) {
         if (t > ms) throw new Error(`receiver: condition not met in ${ms} ms; got ${received.map((r) => `${r.path} ${r.headers['webhook-id']} → ${r.status}`).join('; ')}`);

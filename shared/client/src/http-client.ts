@@ -134,6 +134,10 @@ export class WeftHttpClient {
   deleteWebhook(id: string): Promise<{ deleted: string }> {
     return this.request('DELETE', `/v1/webhooks/${encodeURIComponent(id)}`, undefined, {}, true);
   }
+  /** Sends to an endpoint disabled by a 410 Gone again (its pending deliveries are due at once). */
+  enableWebhook(id: string): Promise<{ endpoint: WebhookEndpointView }> {
+    return this.request('POST', `/v1/webhooks/${encodeURIComponent(id)}/enable`, undefined, {}, true);
+  }
   /** Newest first; pass `next` as `before` for older ones. */
   webhookDeliveries(id: string, opts: { status?: WebhookDeliveryStatus; limit?: number; before?: string } = {}): Promise<WebhookDeliveriesResponse> {
     const q = new URLSearchParams({ ...(opts.status ? { status: opts.status } : {}), ...(opts.limit ? { limit: String(opts.limit) } : {}), ...(opts.before ? { before: opts.before } : {}) }).toString();

@@ -22,9 +22,9 @@ describe('webhook payloads', () => {
     expect(stepMessages(step())[0]!.body).toBe(m!.body);
   });
 
-  it('refusals beside a commit add draft.step.refused; ops past 64 KB are left out, not cut', () => {
+  it('refusals beside a commit add draft.step.refused; ops past 16 KB are left out, not cut', () => {
     const refused = [{ code: 'VALIDATION_FAILED', rule: 'path_not_found', path: '/x', message: 'no', index: 1 }] as never;
-    const big = [{ op: 'replace', path: '/title', value: 'x'.repeat(70_000) }] as never;
+    const big = [{ op: 'replace', path: '/title', value: 'x'.repeat(17_000) }] as never;
     const ms = stepMessages(step({ refused, ops: big }));
     expect(ms.map((m) => m.type)).toEqual(['draft.version.committed', 'draft.step.refused']);
     const committed = JSON.parse(ms[0]!.body).data;

@@ -29,7 +29,7 @@ export interface VersionCommittedData {
   sessionId: string | null;
   turnId: string | null;
   kind: 'do' | 'undo' | 'redo';
-  /** The ops as applied (after repair); omitted (`opsOmitted: true`) past 64 KB — read them from the events route. */
+  /** The ops as applied (after repair); omitted (`opsOmitted: true`) past 16 KB — read them from the events route. */
   ops?: Op[];
   opsOmitted?: true;
   repairs: Note[];
@@ -87,7 +87,8 @@ export interface WebhookMessage {
   body: string;
 }
 
-const OPS_INLINE_MAX = 64 * 1024;
+/** Standard Webhooks recommends bodies under ~20 KB: larger ops are left out (read them from the log). */
+const OPS_INLINE_MAX = 16 * 1024;
 
 /** A logged step as the fan-out reads it (the store's row, minus what is not sent). */
 export interface LoggedStepLike {
@@ -149,6 +150,9 @@ export interface WebhookEndpointView {
   eventTypes: WebhookEventType[];
   description: string;
   createdAt: string;
+  /** Set when the receiver answered 410 Gone: nothing is queued or sent until `POST /v1/webhooks/:id/enable`. */
+  disabledAt: string | null;
+  disabledReason: string | null;
 }
 /** The signing secret is in this answer only. */
 export interface CreateWebhookResponse { endpoint: WebhookEndpointView; secret: string }

@@ -99,6 +99,8 @@ export interface WebhookEndpointsTable {
   event_types: Jsonb<string[]>;
   description: ColumnType<string, string | undefined, string>;
   created_at: Stamp;
+  disabled_at: StampNull;
+  disabled_reason: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface WebhookDeliveriesTable {

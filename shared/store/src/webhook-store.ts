@@ -21,6 +21,9 @@ export interface WebhookEndpoint {
   eventTypes: WebhookEventType[];
   description: string;
   createdAt: Date;
+  /** Set when the receiver answered 410 Gone (Standard Webhooks: stop sending); cleared by `enableEndpoint`. */
+  disabledAt: Date | null;
+  disabledReason: string | null;
 }
 
 /** One attempt as the delivery log keeps it (the newest 20 per delivery): the wire's shape. */
@@ -65,6 +68,7 @@ const ATTEMPT_LOG_MAX = 20;
 
 const toEndpoint = (r: Selectable<WebhookEndpointsTable>): WebhookEndpoint => ({
   id: r.id, url: r.url, draftId: r.draft_id, eventTypes: r.event_types as WebhookEventType[], description: r.description, createdAt: r.created_at,
+  disabledAt: r.disabled_at, disabledReason: r.disabled_reason,
 });
 
 const toDelivery = (r: Selectable<WebhookDeliveriesTable>): WebhookDelivery => ({
@@ -103,6 +107,23 @@ export class WebhookStore {
   async getEndpoint(id: string): Promise<WebhookEndpoint | null> {
     const row = await this.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
     return row === undefined ? null : toEndpoint(row);
+  }
+
+  /** Stops deliveries to it (fan-out and sends) until enabled again; false when there was none. */
+  async disableEndpoint(id: string, reason: string): Promise<boolean> {
+    const r = await this.db.updateTable('webhook_endpoints').set({ disabled_at: sql<Date>`now()`, disabled_reason: reason.slice(0, 500) })
+      .where('id', '=', id).where('disabled_at', 'is', null).executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  /** Sends again: its pending deliveries are due now. null when there is no such endpoint. */
+  async enableEndpoint(id: string): Promise<WebhookEndpoint | null> {
+    return this.db.transaction().execute(async (tx) => {
+      const row = await tx.updateTable('webhook_endpoints').set({ disabled_at: null, disabled_reason: null }).where('id', '=', id).returningAll().executeTakeFirst();
+      if (row === undefined) return null;
+      await tx.updateTable('webhook_deliveries').set({ next_attempt_at: sql<Date>`now()` }).where('endpoint_id', '=', id).where('status', '=', 'pending').execute();
+      return toEndpoint(row);
+    });
   }
 
   /** Deletes the endpoint and its delivery log; false when there was none. */
@@ -181,6 +202,7 @@ export class WebhookStore {
       UPDATE webhook_deliveries d
       SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => ${leaseS})
       FROM (SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= now()
+              AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE disabled_at IS NULL)
             ORDER BY next_attempt_at LIMIT ${limit} FOR UPDATE SKIP LOCKED) c, webhook_endpoints e
       WHERE d.id = c.id AND e.id = d.endpoint_id
       RETURNING d.id, d.attempts, d.event_id, d.body, d.endpoint_id, e.url, e.secret`.execute(this.db);
@@ -252,7 +274,7 @@ async function insertDeliveries(db: Kysely<DB> | Transaction<DB>, messages: read
     INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, draft_id, body)
     SELECT e.id, m.event_id, m.type, m.draft_id, m.body
     FROM jsonb_to_recordset(${rows as never}::jsonb) AS m(event_id text, type text, draft_id text, body text, at timestamptz)
-    JOIN webhook_endpoints e ON (e.draft_id IS NULL OR e.draft_id = m.draft_id)
+    JOIN webhook_endpoints e ON e.disabled_at IS NULL AND (e.draft_id IS NULL OR e.draft_id = m.draft_id)
       AND e.event_types @> to_jsonb(m.type) AND (m.at IS NULL OR e.created_at <= m.at)
     ON CONFLICT (endpoint_id, event_id) DO NOTHING`.execute(db);
   return Number(r.numAffectedRows ?? 0);

@@ -20,6 +20,7 @@ export function registerWebhooks(router: Router, ctx: Ctx): void {
   router.on('GET', '/v1/webhooks', listEndpoints(ctx));
   router.on('GET', '/v1/webhooks/:id', getEndpoint(ctx));
   router.on('DELETE', '/v1/webhooks/:id', deleteEndpoint(ctx));
+  router.on('POST', '/v1/webhooks/:id/enable', enableEndpoint(ctx));
   router.on('GET', '/v1/webhooks/:id/deliveries', listDeliveries(ctx));
   router.on('POST', '/v1/webhooks/:id/deliveries/:deliveryId/retry', retryDelivery(ctx));
 }
@@ -70,6 +71,13 @@ const deleteEndpoint = (ctx: Ctx): Handler => async ({ req, res, params }) => {
   sendJson(res, 200, { deleted: params['id'] });
 };
 
+const enableEndpoint = (ctx: Ctx): Handler => async ({ req, res, params }) => {
+  await admin(ctx, req);
+  const e = await ctx.webhooks.enableEndpoint(params['id']!);
+  if (!e) throw new WeftError('NOT_FOUND', `No webhook endpoint "${params['id']}".`);
+  sendJson(res, 200, { endpoint: endpointView(e) });
+};
+
 const listDeliveries = (ctx: Ctx): Handler => async ({ req, res, params, url }) => {
   await admin(ctx, req);
   const endpoint = await mustEndpoint(ctx, params['id']!);
@@ -104,7 +112,7 @@ async function mustEndpoint(ctx: Ctx, id: string): Promise<WebhookEndpoint> {
 const iso = (d: Date | null): string | null => d === null ? null : d.toISOString();
 
 function endpointView(e: WebhookEndpoint): WebhookEndpointView {
-  return { id: e.id, url: e.url, draftId: e.draftId, eventTypes: e.eventTypes, description: e.description, createdAt: e.createdAt.toISOString() };
+  return { id: e.id, url: e.url, draftId: e.draftId, eventTypes: e.eventTypes, description: e.description, createdAt: e.createdAt.toISOString(), disabledAt: iso(e.disabledAt), disabledReason: e.disabledReason };
 }
 
 function deliveryView(d: WebhookDelivery): WebhookDeliveryView {

@@ -12,6 +12,7 @@ describe('weft webhooks: arguments', () => {
     expect(parseWebhooksArgs(['deliveries', 'wh_1', '--status', 'failed', '--limit', '20'], env)).toMatchObject({ ok: true, command: { cmd: 'deliveries', id: 'wh_1', status: 'failed', limit: 20 } });
     expect(parseWebhooksArgs(['retry', 'wh_1', '42', '--timeout', '500'], env)).toMatchObject({ ok: true, command: { cmd: 'retry', id: 'wh_1', deliveryId: '42', timeoutMs: 500 } });
     expect(parseWebhooksArgs(['delete', 'wh_1'], env)).toMatchObject({ ok: true, command: { cmd: 'delete', id: 'wh_1' } });
+    expect(parseWebhooksArgs(['enable', 'wh_1'], env)).toMatchObject({ ok: true, command: { cmd: 'enable', id: 'wh_1' } });
     expect(parseWebhooksArgs([], env)).toEqual({ ok: true, help: true });
   });
 
@@ -21,7 +22,7 @@ describe('weft webhooks: arguments', () => {
     expect(msg(['retry', 'wh_1'])).toMatch(/takes two arguments/);
     expect(msg(['delete', 'wh_1', '--draft', 'x'])).toMatch(/--draft does not apply/);
     expect(msg(['deliveries', 'wh_1', '--limit', '0'])).toMatch(/--limit/);
-    expect(msg(['explode'])).toMatch(/create\|list\|delete\|deliveries\|retry/);
+    expect(msg(['explode'])).toMatch(/create\|list\|delete\|enable\|deliveries\|retry/);
     expect(msg(['list'], { url: env.url })).toMatch(/--token/);
     expect(msg(['list', '--bogus'])).toMatch(/bogus/);
     expect(msg(['create', 'https://x.example/', '--event', 'draft.deleted'])).toMatch(/--event "draft.deleted" is none of/);

@@ -12,6 +12,7 @@ export const WEBHOOKS_USAGE = `weft webhooks — signed webhooks (admin token)
         draft.turn.finished, draft.step.refused (default all); no --draft = every draft
   weft webhooks list [--draft <id>]
   weft webhooks delete <endpoint id>
+  weft webhooks enable <endpoint id>                   send again after it answered 410 Gone
   weft webhooks deliveries <endpoint id> [--status pending|delivered|failed] [--limit <n>] [--before <delivery id>]
   weft webhooks retry <endpoint id> <delivery id>     send it again now, on a fresh schedule
 Every command: --url, --token (default $WEFT_URL, $WEFT_TOKEN), --json, --timeout <ms>.`;
@@ -20,6 +21,7 @@ export type WebhooksCommand = { url: string; token: string; json: boolean; timeo
   | { cmd: 'create'; endpoint: string; draftId?: string; eventTypes?: WebhookEventType[]; description?: string }
   | { cmd: 'list'; draftId?: string }
   | { cmd: 'delete'; id: string }
+  | { cmd: 'enable'; id: string }
   | { cmd: 'deliveries'; id: string; status?: WebhookDeliveryStatus; limit?: number; before?: string }
   | { cmd: 'retry'; id: string; deliveryId: string }
 );
@@ -34,6 +36,7 @@ const SUB: Record<string, { positional: number; options: string[] }> = {
   create: { positional: 1, options: ['draft', 'event', 'description'] },
   list: { positional: 0, options: ['draft'] },
   delete: { positional: 1, options: [] },
+  enable: { positional: 1, options: [] },
   deliveries: { positional: 1, options: ['status', 'limit', 'before'] },
   retry: { positional: 2, options: [] },
 };
@@ -74,7 +77,8 @@ export function parseWebhooksArgs(argv: readonly string[], env: { url?: string |
     case 'list':
       return { ok: true, command: { ...conn, cmd: 'list', ...(draftId ? { draftId } : {}) } };
     case 'delete':
-      return { ok: true, command: { ...conn, cmd: 'delete', id: pos[0]! } };
+    case 'enable':
+      return { ok: true, command: { ...conn, cmd: sub, id: pos[0]! } };
     case 'deliveries': {
       const limit = str('limit');
       if (limit !== undefined && !/^[1-9]\d{0,3}$/.test(limit)) return { ok: false, message: `--limit is an integer from 1 to 500, got "${limit}".` };
@@ -95,7 +99,7 @@ type Delivery = WebhookDeliveryView;
 export async function runWebhooks(c: WebhooksCommand, out: (line: string) => void, note: (line: string) => void): Promise<number> {
   const http = new WeftHttpClient(c.url, c.token, c.timeoutMs === undefined ? {} : { timeoutMs: c.timeoutMs });
   const show = (v: unknown, human: () => string[]): void => { for (const l of c.json ? [JSON.stringify(v)] : human()) out(l); };
-  const endpointLine = (e: Endpoint): string => `${e.id}  ${e.draftId ?? '(all drafts)'}  ${e.url}  ${e.eventTypes.join(',')}${e.description ? `  — ${e.description}` : ''}`;
+  const endpointLine = (e: Endpoint): string => `${e.id}  ${e.draftId ?? '(all drafts)'}  ${e.url}  ${e.eventTypes.join(',')}${e.description ? `  — ${e.description}` : ''}${e.disabledAt ? `  DISABLED ${e.disabledAt}: ${e.disabledReason ?? ''}` : ''}`;
   const deliveryLine = (d: Delivery): string => `${d.id.padStart(6)}  ${d.status.padEnd(9)} ${String(d.attempts).padStart(2)}×  ${d.eventType.padEnd(24)} ${d.eventId}${d.lastStatus !== null ? `  HTTP ${d.lastStatus}` : ''}${d.lastError ? `  ${d.lastError}` : ''}${d.nextAttemptAt ? `  next ${d.nextAttemptAt}` : ''}`;
   switch (c.cmd) {
     case 'create': {
@@ -112,6 +116,11 @@ export async function runWebhooks(c: WebhooksCommand, out: (line: string) => voi
     case 'delete': {
       const r = await http.deleteWebhook(c.id);
       show(r, () => [`deleted ${r.deleted} and its delivery log`]);
+      return 0;
+    }
+    case 'enable': {
+      const r = await http.enableWebhook(c.id);
+      show(r, () => [`enabled ${endpointLine(r.endpoint)}`]);
       return 0;
     }
     case 'deliveries': {
