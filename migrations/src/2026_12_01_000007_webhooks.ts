@@ -3,6 +3,7 @@
 //
 // - `webhook_endpoints.draft_id` NULL = every draft; a draft's own endpoints go with it. An
 //   endpoint that answered 410 Gone is disabled (`disabled_at`): no new deliveries, none sent.
+//   After a secret rotation the old secret also signs until `previous_secret_until`.
 // - `webhook_deliveries` is the outbox and the log at once: UNIQUE (endpoint_id, event_id) makes
 //   the fan-out idempotent across nodes and restarts; a sender claims a row by moving
 //   `next_attempt_at` past its send timeout under FOR UPDATE SKIP LOCKED, so a crashed sender's
@@ -23,7 +24,9 @@ const statements = [
     description text NOT NULL DEFAULT '',
     created_at timestamptz NOT NULL DEFAULT now(),
     disabled_at timestamptz,
-    disabled_reason text
+    disabled_reason text,
+    previous_secret text,
+    previous_secret_until timestamptz
   )`,
   `CREATE INDEX webhook_endpoints_draft_idx ON webhook_endpoints (draft_id)`,
   `CREATE TABLE webhook_deliveries (

@@ -12,7 +12,8 @@ import type { EgressPolicy } from '@weft/ops';
 
 export interface SendInput {
   url: string;
-  secret: string;
+  /** Each signs (space-separated in webhook-signature): the current secret, and during a rotation the previous one. */
+  secrets: readonly string[];
   eventId: string;
   body: string;
 }
@@ -60,7 +61,7 @@ export async function sendOnce(input: SendInput, o: SendOptions): Promise<SendRe
     throw e;
   }
   const at = new Date((o.now ?? Date.now)());
-  const signature = new Webhook(input.secret).sign(input.eventId, at, input.body);
+  const signature = input.secrets.map((s) => new Webhook(s).sign(input.eventId, at, input.body)).join(' ');
   const headers = {
     'content-type': 'application/json',
     'user-agent': o.userAgent ?? 'Weft-Webhooks/1',

@@ -148,6 +148,30 @@ describe('signed webhooks (Standard Webhooks)', () => {
     expect((await call(base(), 'GET', `/v1/webhooks/${endpoint.id}`)).status).toBe(404);
   });
 
+  it('a rotated secret: during the overlap each delivery carries both signatures, after it only the new one', async () => {
+    const { endpoint, secret: old } = await register('/rotate', { draftId: 'home', eventTypes: ['draft.version.committed'] });
+    const rotated = await call(base(), 'POST', `/v1/webhooks/${endpoint.id}/rotate`, { overlapSeconds: 3600 });
+    expect(rotated.status).toBe(200);
+    const fresh = rotated.json.secret as string;
+    expect(fresh).not.toBe(old);
+    expect(rotated.json.endpoint.previousSecretUntil).not.toBeNull();
+    expect((await call(base(), 'POST', '/v1/drafts/home/ops', { opId: 'rot-1', ops: [section('rot1', 'r')] })).status).toBe(200);
+    await rx.until((r) => r.some((x) => x.path === '/rotate'));
+    const during = rx.received.filter((x) => x.path === '/rotate')[0]!;
+    expect(String(during.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    for (const s of [old, fresh]) expect(() => new Webhook(s).verify(during.body, during.headers as Record<string, string>)).not.toThrow();
+    // No overlap: the old secret stops at once.
+    expect((await call(base(), 'POST', `/v1/webhooks/${endpoint.id}/rotate`, { overlapSeconds: 0 })).status).toBe(200);
+    const latest = (await call(base(), 'POST', `/v1/webhooks/${endpoint.id}/rotate`, { overlapSeconds: 0 })).json.secret as string;
+    expect((await call(base(), 'POST', '/v1/drafts/home/ops', { opId: 'rot-2', ops: [section('rot2', 'r')] })).status).toBe(200);
+    await rx.until((r) => r.filter((x) => x.path === '/rotate').length === 2);
+    const after = rx.received.filter((x) => x.path === '/rotate')[1]!;
+    expect(() => new Webhook(latest).verify(after.body, after.headers as Record<string, string>)).not.toThrow();
+    expect(() => new Webhook(fresh).verify(after.body, after.headers as Record<string, string>)).toThrow();
+    expect((await call(base(), 'POST', `/v1/webhooks/${endpoint.id}/rotate`, { overlapSeconds: -1 })).json.error).toMatchObject({ code: 'BAD_REQUEST', path: '/overlapSeconds' });
+    expect((await call(base(), 'DELETE', `/v1/webhooks/${endpoint.id}`)).status).toBe(200);
+  });
+
   it('a receiver that fails twice then succeeds is retried and gets the event delivered once', async () => {
     rx.script('/flaky', [500, 503, 204]);
     const { endpoint, secret } = await register('/flaky', { eventTypes: ['draft.version.committed'] });
@@ -219,8 +243,8 @@ describe('signed webhooks (Standard Webhooks)', () => {
     expect((await call(base(), 'POST', '/v1/drafts/flaky/ops', { opId: 'f3', ops: [section('u', 'z')] })).status).toBe(200);
     await eventually(async () => (await deliveries(endpoint.id)).find((x) => x.attempts === 1 && x.lastStatus === 500), 'first attempt failed');
     // Meanwhile the first test's deliveries grow old: a dispatcher prunes what is past the retention when it starts.
-    // (the first test's five, and the CLI test's version 3 of home)
-    expect((await deliveries(homeEndpoint)).map((x) => x.status)).toEqual(Array(6).fill('delivered'));
+    // (the first test's five, the CLI test's version 3 of home and the rotation test's 4 and 5)
+    expect((await deliveries(homeEndpoint)).map((x) => x.status)).toEqual(Array(8).fill('delivered'));
     await weft.kill('SIGKILL');
     await sql`UPDATE webhook_deliveries SET created_at = now() - interval '31 days' WHERE endpoint_id = ${homeEndpoint}`.execute(db.db);
     weft = await launch({ ...FAST, DATABASE_URL: db.url, WEFT_SERVICES: 'session,webhooks' });

@@ -134,6 +134,10 @@ export class WeftHttpClient {
   deleteWebhook(id: string): Promise<{ deleted: string }> {
     return this.request('DELETE', `/v1/webhooks/${encodeURIComponent(id)}`, undefined, {}, true);
   }
+  /** A new signing secret (shown only here); the old one keeps signing for `overlapSeconds` (default a day). */
+  rotateWebhookSecret(id: string, overlapSeconds?: number): Promise<CreateWebhookResponse> {
+    return this.request('POST', `/v1/webhooks/${encodeURIComponent(id)}/rotate`, overlapSeconds === undefined ? {} : { overlapSeconds });
+  }
   /** Sends to an endpoint disabled by a 410 Gone again (its pending deliveries are due at once). */
   enableWebhook(id: string): Promise<{ endpoint: WebhookEndpointView }> {
     return this.request('POST', `/v1/webhooks/${encodeURIComponent(id)}/enable`, undefined, {}, true);

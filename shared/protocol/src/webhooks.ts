@@ -153,8 +153,10 @@ export interface WebhookEndpointView {
   /** Set when the receiver answered 410 Gone: nothing is queued or sent until `POST /v1/webhooks/:id/enable`. */
   disabledAt: string | null;
   disabledReason: string | null;
+  /** After `POST /v1/webhooks/:id/rotate`: until when the previous secret also signs. */
+  previousSecretUntil: string | null;
 }
-/** The signing secret is in this answer only. */
+/** The signing secret is in this answer only (create and rotate). */
 export interface CreateWebhookResponse { endpoint: WebhookEndpointView; secret: string }
 
 export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';

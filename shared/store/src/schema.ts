@@ -101,6 +101,8 @@ export interface WebhookEndpointsTable {
   created_at: Stamp;
   disabled_at: StampNull;
   disabled_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  previous_secret: ColumnType<string | null, string | null | undefined, string | null>;
+  previous_secret_until: StampNull;
 }
 
 export interface WebhookDeliveriesTable {

@@ -50,7 +50,7 @@ for (const [name, open] of drivers) {
       const [first, ...more] = await hooks.claimDue(100, 60);
       expect(more).toHaveLength(3);
       expect(first).toMatchObject({ attempt: 1, url: expect.stringMatching(/^https:\/\/example\.com\//) });
-      expect(first!.secret).toMatch(/^whsec_/);
+      expect(first!.secrets).toEqual([expect.stringMatching(/^whsec_/)]);
       expect(await hooks.claimDue(100, 60)).toEqual([]);
       const recorded = await hooks.recordAttempts([
         { claim: first!, outcome: { result: 'retry', retryInS: 0, status: 500, error: 'HTTP 500', ms: 12.4 } },
@@ -88,6 +88,16 @@ for (const [name, open] of drivers) {
       await sql`UPDATE webhook_deliveries SET created_at = now() - interval '40 days' WHERE id = ${delivered.id}`.execute(h.db);
       expect(await hooks.pruneDeliveries(30, 1000)).toBe(1);
       expect(await hooks.getDelivery(delivered.id)).toBeNull();
+      // Rotation: both secrets sign during the overlap, only the new one after it.
+      const rotated = (await hooks.rotateSecret(endpoint.id, 3600))!;
+      expect(rotated.endpoint.previousSecretUntil).not.toBeNull();
+      await hooks.retryDelivery((await hooks.listDeliveries({ endpointId: endpoint.id }))[0]!.id);
+      const [withBoth] = (await hooks.claimDue(100, 60)).filter((c) => c.endpointId === endpoint.id);
+      expect(withBoth!.secrets).toHaveLength(2);
+      expect(withBoth!.secrets[0]).toBe(rotated.secret);
+      const again2 = (await hooks.rotateSecret(endpoint.id, 0))!;
+      expect(again2.endpoint.previousSecretUntil).toBeNull();
+      expect(await hooks.rotateSecret('wh_none', 60)).toBeNull();
       expect(await hooks.deleteEndpoint(endpoint.id)).toBe(true);
       expect(await hooks.listDeliveries({ endpointId: endpoint.id })).toEqual([]);
     });

@@ -24,6 +24,8 @@ export interface WebhookEndpoint {
   /** Set when the receiver answered 410 Gone (Standard Webhooks: stop sending); cleared by `enableEndpoint`. */
   disabledAt: Date | null;
   disabledReason: string | null;
+  /** After a rotation: until when the previous secret also signs. */
+  previousSecretUntil: Date | null;
 }
 
 /** One attempt as the delivery log keeps it (the newest 20 per delivery): the wire's shape. */
@@ -55,7 +57,8 @@ export interface ClaimedDelivery {
   body: string;
   endpointId: string;
   url: string;
-  secret: string;
+  /** Every secret that signs now: the current one, and the previous one during a rotation's overlap. */
+  secrets: string[];
 }
 
 /** What one attempt came to: delivered, retry after `retryInS`, or failed for good. */
@@ -69,6 +72,7 @@ const ATTEMPT_LOG_MAX = 20;
 const toEndpoint = (r: Selectable<WebhookEndpointsTable>): WebhookEndpoint => ({
   id: r.id, url: r.url, draftId: r.draft_id, eventTypes: r.event_types as WebhookEventType[], description: r.description, createdAt: r.created_at,
   disabledAt: r.disabled_at, disabledReason: r.disabled_reason,
+  previousSecretUntil: r.previous_secret_until !== null && r.previous_secret_until.getTime() > Date.now() ? r.previous_secret_until : null,
 });
 
 const toDelivery = (r: Selectable<WebhookDeliveriesTable>): WebhookDelivery => ({
@@ -77,6 +81,9 @@ const toDelivery = (r: Selectable<WebhookDeliveriesTable>): WebhookDelivery => (
   lastStatus: r.last_status, lastError: r.last_error, deliveredAt: r.delivered_at, createdAt: r.created_at,
   attemptLog: r.attempt_log as unknown as DeliveryAttempt[],
 });
+
+/** `whsec_` + base64 of 24 random bytes (Standard Webhooks: at least 24). */
+const newSecret = (): string => `whsec_${randomBytes(24).toString('base64')}`;
 
 /** Delivery ids are int8 on the wire as strings; anything else names no delivery. */
 const DELIVERY_ID = /^[1-9][0-9]{0,17}$/;
@@ -91,7 +98,7 @@ export class WebhookStore {
   /** The signing secret is returned here only (`whsec_` + base64 of 24 random bytes). */
   async createEndpoint(e: { url: string; draftId: string | null; eventTypes: readonly WebhookEventType[]; description?: string }): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
     const id = `wh_${randomBytes(12).toString('base64url')}`;
-    const secret = `whsec_${randomBytes(24).toString('base64')}`;
+    const secret = newSecret();
     const row = await this.db.insertInto('webhook_endpoints').values({
       id, url: e.url, secret, draft_id: e.draftId, event_types: [...e.eventTypes], description: e.description ?? '',
     }).returningAll().executeTakeFirstOrThrow();
@@ -107,6 +114,18 @@ export class WebhookStore {
   async getEndpoint(id: string): Promise<WebhookEndpoint | null> {
     const row = await this.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
     return row === undefined ? null : toEndpoint(row);
+  }
+
+  /**
+   * A new secret, returned here only; the old one keeps signing (both signatures in
+   * webhook-signature) for `overlapS`, so receivers switch without a gap. null: no such endpoint.
+   */
+  async rotateSecret(id: string, overlapS: number): Promise<{ endpoint: WebhookEndpoint; secret: string } | null> {
+    const secret = newSecret();
+    const row = await this.db.updateTable('webhook_endpoints')
+      .set((eb) => ({ previous_secret: eb.ref('secret'), previous_secret_until: sql<Date>`now() + make_interval(secs => ${overlapS})`, secret }))
+      .where('id', '=', id).returningAll().executeTakeFirst();
+    return row === undefined ? null : { endpoint: toEndpoint(row), secret };
   }
 
   /** Stops deliveries to it (fan-out and sends) until enabled again; false when there was none. */
@@ -198,15 +217,16 @@ export class WebhookStore {
    * `leaseS` ahead, so if this sender dies the row is due again then (at-least-once).
    */
   async claimDue(limit: number, leaseS: number): Promise<ClaimedDelivery[]> {
-    const { rows } = await sql<{ id: string | number; attempts: number; event_id: string; body: string; endpoint_id: string; url: string; secret: string }>`
+    const { rows } = await sql<{ id: string | number; attempts: number; event_id: string; body: string; endpoint_id: string; url: string; secret: string; previous_secret: string | null }>`
       UPDATE webhook_deliveries d
       SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => ${leaseS})
       FROM (SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= now()
               AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE disabled_at IS NULL)
             ORDER BY next_attempt_at LIMIT ${limit} FOR UPDATE SKIP LOCKED) c, webhook_endpoints e
       WHERE d.id = c.id AND e.id = d.endpoint_id
-      RETURNING d.id, d.attempts, d.event_id, d.body, d.endpoint_id, e.url, e.secret`.execute(this.db);
-    return rows.map((r) => ({ id: String(r.id), attempt: r.attempts, eventId: r.event_id, body: r.body, endpointId: r.endpoint_id, url: r.url, secret: r.secret }));
+      RETURNING d.id, d.attempts, d.event_id, d.body, d.endpoint_id, e.url, e.secret,
+        CASE WHEN e.previous_secret_until > now() THEN e.previous_secret END AS previous_secret`.execute(this.db);
+    return rows.map((r) => ({ id: String(r.id), attempt: r.attempts, eventId: r.event_id, body: r.body, endpointId: r.endpoint_id, url: r.url, secrets: r.previous_secret ? [r.secret, r.previous_secret] : [r.secret] }));
   }
 
   /**

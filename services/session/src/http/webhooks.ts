@@ -21,6 +21,7 @@ export function registerWebhooks(router: Router, ctx: Ctx): void {
   router.on('GET', '/v1/webhooks/:id', getEndpoint(ctx));
   router.on('DELETE', '/v1/webhooks/:id', deleteEndpoint(ctx));
   router.on('POST', '/v1/webhooks/:id/enable', enableEndpoint(ctx));
+  router.on('POST', '/v1/webhooks/:id/rotate', rotateSecret(ctx));
   router.on('GET', '/v1/webhooks/:id/deliveries', listDeliveries(ctx));
   router.on('POST', '/v1/webhooks/:id/deliveries/:deliveryId/retry', retryDelivery(ctx));
 }
@@ -78,6 +79,18 @@ const enableEndpoint = (ctx: Ctx): Handler => async ({ req, res, params }) => {
   sendJson(res, 200, { endpoint: endpointView(e) });
 };
 
+const rotateSecret = (ctx: Ctx): Handler => async ({ req, res, params }) => {
+  await admin(ctx, req);
+  const body = await readJson(req, 1024);
+  const overlap = isObject(body) ? body['overlapSeconds'] ?? 86_400 : undefined;
+  if (!Number.isInteger(overlap) || (overlap as number) < 0 || (overlap as number) > 7 * 86_400) {
+    throw new WeftError('BAD_REQUEST', 'overlapSeconds: how long the old secret keeps signing, an integer from 0 to 604800 (default 86400).', { path: '/overlapSeconds' });
+  }
+  const r = await ctx.webhooks.rotateSecret(params['id']!, overlap as number);
+  if (!r) throw new WeftError('NOT_FOUND', `No webhook endpoint "${params['id']}".`);
+  sendJson(res, 200, { endpoint: endpointView(r.endpoint), secret: r.secret });
+};
+
 const listDeliveries = (ctx: Ctx): Handler => async ({ req, res, params, url }) => {
   await admin(ctx, req);
   const endpoint = await mustEndpoint(ctx, params['id']!);
@@ -112,7 +125,7 @@ async function mustEndpoint(ctx: Ctx, id: string): Promise<WebhookEndpoint> {
 const iso = (d: Date | null): string | null => d === null ? null : d.toISOString();
 
 function endpointView(e: WebhookEndpoint): WebhookEndpointView {
-  return { id: e.id, url: e.url, draftId: e.draftId, eventTypes: e.eventTypes, description: e.description, createdAt: e.createdAt.toISOString(), disabledAt: iso(e.disabledAt), disabledReason: e.disabledReason };
+  return { id: e.id, url: e.url, draftId: e.draftId, eventTypes: e.eventTypes, description: e.description, createdAt: e.createdAt.toISOString(), disabledAt: iso(e.disabledAt), disabledReason: e.disabledReason, previousSecretUntil: iso(e.previousSecretUntil) };
 }
 
 function deliveryView(d: WebhookDelivery): WebhookDeliveryView {

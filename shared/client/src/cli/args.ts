@@ -38,7 +38,7 @@ export const USAGE = `weft — Weft command line
   weft export <draft> --section <id> --format a2ui|json-render
   weft catalog prompt                the catalog prompt the models get
   weft mcp                           MCP server on stdio (relays to <url>/mcp)
-  weft webhooks create|list|delete|enable|deliveries|retry …   signed webhooks (weft webhooks help)
+  weft webhooks create|list|delete|enable|rotate|deliveries|retry …   signed webhooks (weft webhooks help)
 Every command: --url <session url> --token <token> (default $WEFT_URL, $WEFT_TOKEN), --json,
 --timeout <ms> per HTTP attempt (default 10000; reads and opId writes are retried).
 Older spellings still work: weft token …, weft draft create|get --id <id>, weft catalog.`;

@@ -13,6 +13,7 @@ describe('weft webhooks: arguments', () => {
     expect(parseWebhooksArgs(['retry', 'wh_1', '42', '--timeout', '500'], env)).toMatchObject({ ok: true, command: { cmd: 'retry', id: 'wh_1', deliveryId: '42', timeoutMs: 500 } });
     expect(parseWebhooksArgs(['delete', 'wh_1'], env)).toMatchObject({ ok: true, command: { cmd: 'delete', id: 'wh_1' } });
     expect(parseWebhooksArgs(['enable', 'wh_1'], env)).toMatchObject({ ok: true, command: { cmd: 'enable', id: 'wh_1' } });
+    expect(parseWebhooksArgs(['rotate', 'wh_1', '--overlap', '60'], env)).toMatchObject({ ok: true, command: { cmd: 'rotate', id: 'wh_1', overlapS: 60 } });
     expect(parseWebhooksArgs([], env)).toEqual({ ok: true, help: true });
   });
 
@@ -22,7 +23,8 @@ describe('weft webhooks: arguments', () => {
     expect(msg(['retry', 'wh_1'])).toMatch(/takes two arguments/);
     expect(msg(['delete', 'wh_1', '--draft', 'x'])).toMatch(/--draft does not apply/);
     expect(msg(['deliveries', 'wh_1', '--limit', '0'])).toMatch(/--limit/);
-    expect(msg(['explode'])).toMatch(/create\|list\|delete\|enable\|deliveries\|retry/);
+    expect(msg(['explode'])).toMatch(/create\|list\|delete\|enable\|rotate\|deliveries\|retry/);
+    expect(msg(['rotate', 'wh_1', '--overlap', 'a day'])).toMatch(/--overlap is a number of seconds/);
     expect(msg(['list'], { url: env.url })).toMatch(/--token/);
     expect(msg(['list', '--bogus'])).toMatch(/bogus/);
     expect(msg(['create', 'https://x.example/', '--event', 'draft.deleted'])).toMatch(/--event "draft.deleted" is none of/);

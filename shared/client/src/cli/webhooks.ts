@@ -13,6 +13,7 @@ export const WEBHOOKS_USAGE = `weft webhooks — signed webhooks (admin token)
   weft webhooks list [--draft <id>]
   weft webhooks delete <endpoint id>
   weft webhooks enable <endpoint id>                   send again after it answered 410 Gone
+  weft webhooks rotate <endpoint id> [--overlap <seconds>]   a new secret; the old one signs too for --overlap (default 86400)
   weft webhooks deliveries <endpoint id> [--status pending|delivered|failed] [--limit <n>] [--before <delivery id>]
   weft webhooks retry <endpoint id> <delivery id>     send it again now, on a fresh schedule
 Every command: --url, --token (default $WEFT_URL, $WEFT_TOKEN), --json, --timeout <ms>.`;
@@ -22,6 +23,7 @@ export type WebhooksCommand = { url: string; token: string; json: boolean; timeo
   | { cmd: 'list'; draftId?: string }
   | { cmd: 'delete'; id: string }
   | { cmd: 'enable'; id: string }
+  | { cmd: 'rotate'; id: string; overlapS?: number }
   | { cmd: 'deliveries'; id: string; status?: WebhookDeliveryStatus; limit?: number; before?: string }
   | { cmd: 'retry'; id: string; deliveryId: string }
 );
@@ -29,7 +31,7 @@ export type WebhooksCommand = { url: string; token: string; json: boolean; timeo
 const OPTIONS = {
   url: { type: 'string' }, token: { type: 'string' }, json: { type: 'boolean' }, timeout: { type: 'string' },
   draft: { type: 'string' }, event: { type: 'string', multiple: true }, description: { type: 'string' },
-  status: { type: 'string' }, limit: { type: 'string' }, before: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+  overlap: { type: 'string' }, status: { type: 'string' }, limit: { type: 'string' }, before: { type: 'string' }, help: { type: 'boolean', short: 'h' },
 } as const;
 
 const SUB: Record<string, { positional: number; options: string[] }> = {
@@ -37,6 +39,7 @@ const SUB: Record<string, { positional: number; options: string[] }> = {
   list: { positional: 0, options: ['draft'] },
   delete: { positional: 1, options: [] },
   enable: { positional: 1, options: [] },
+  rotate: { positional: 1, options: ['overlap'] },
   deliveries: { positional: 1, options: ['status', 'limit', 'before'] },
   retry: { positional: 2, options: [] },
 };
@@ -79,6 +82,11 @@ export function parseWebhooksArgs(argv: readonly string[], env: { url?: string |
     case 'delete':
     case 'enable':
       return { ok: true, command: { ...conn, cmd: sub, id: pos[0]! } };
+    case 'rotate': {
+      const overlap = str('overlap');
+      if (overlap !== undefined && !/^\d{1,6}$/.test(overlap)) return { ok: false, message: `--overlap is a number of seconds, got "${overlap}".` };
+      return { ok: true, command: { ...conn, cmd: 'rotate', id: pos[0]!, ...(overlap !== undefined ? { overlapS: Number(overlap) } : {}) } };
+    }
     case 'deliveries': {
       const limit = str('limit');
       if (limit !== undefined && !/^[1-9]\d{0,3}$/.test(limit)) return { ok: false, message: `--limit is an integer from 1 to 500, got "${limit}".` };
@@ -116,6 +124,12 @@ export async function runWebhooks(c: WebhooksCommand, out: (line: string) => voi
     case 'delete': {
       const r = await http.deleteWebhook(c.id);
       show(r, () => [`deleted ${r.deleted} and its delivery log`]);
+      return 0;
+    }
+    case 'rotate': {
+      const r = await http.rotateWebhookSecret(c.id, c.overlapS);
+      show(r, () => [endpointLine(r.endpoint), `secret: ${r.secret}`, `the previous secret also signs until ${r.endpoint.previousSecretUntil ?? 'now (no overlap)'}`]);
+      note('The new secret is shown only now.');
       return 0;
     }
     case 'enable': {
