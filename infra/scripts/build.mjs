@@ -16,6 +16,7 @@ export const ENTRIES = {
   'launcher.js': 'services/launcher/src/start.ts',
   'preview.js': 'services/preview/src/main.ts',
   'checkpointer.js': 'services/checkpointer/src/main.ts',
+  'webhooks.js': 'services/webhooks/src/main.ts',
   'migrate.js': 'migrations/src/cli.ts',
 };
 

@@ -32,8 +32,10 @@ const ALLOWED = {
   '@weft/preview': ['core', 'protocol', 'bus', 'store', 'render', 'client', 'ydoc', 'ops'],
   '@weft/checkpointer': ['core', 'protocol', 'store', 'bus', 'ydoc', 'ops'],
   '@weft/agent': ['core', 'protocol', 'client', 'interop', 'ops'],
+  // Webhook dispatcher: the log (store) → signed deliveries; the bus only wakes it.
+  '@weft/webhooks': ['core', 'protocol', 'store', 'bus', 'ops'],
   // `npm start`: the only package that imports services; runs every build() in one process.
-  '@weft/launcher': [...SHARED.filter((s) => s !== 'client' && s !== 'testing'), 'migrations', 'session', 'preview', 'checkpointer', 'agent'],
+  '@weft/launcher': [...SHARED.filter((s) => s !== 'client' && s !== 'testing'), 'migrations', 'session', 'preview', 'checkpointer', 'agent', 'webhooks'],
   '@weft/migrations': [],
   '@weft/load-tests': ['client', 'protocol'],
 };

@@ -42,7 +42,7 @@ describe('RunStream: a model-driven turn as AG-UI events as the model writes', (
         if (e.type === 'TEXT_MESSAGE_CONTENT') notes.set(e.messageId, (notes.get(e.messageId) ?? '') + e.delta);
         if (e.type === 'TOOL_CALL_ARGS') args.set(e.toolCallId, (args.get(e.toolCallId) ?? '') + e.delta);
       }
-      expect([...notes.values()]).toEqual(['A hero for the bakery first, then a closing band.', 'The band now carries the button it named.']);
+      expect([...notes.values()]).toEqual(['A hero for the bakery first, then a closing band.', 'The band again, whole this time.']);
       const lines = [...CHAT_ROUND_1.split('\n'), ...CHAT_ROUND_2.split('\n')].filter((l) => l.startsWith('{"ops"'));
       expect([...args.values()]).toEqual(lines);
       const results = events.filter((e) => e.type === 'TOOL_CALL_RESULT').map((e) => JSON.parse((e as { content: string }).content).steps.map((s: { status: string; held: boolean }) => `${s.status}${s.held ? ' (held)' : ''}`));

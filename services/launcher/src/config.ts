@@ -5,8 +5,9 @@ import { modelEnv } from '@weft/agent';
 import { checkpointerEnv, standaloneEnv as checkpointerStandaloneEnv } from '@weft/checkpointer';
 import { previewEnv, standaloneEnv as previewStandaloneEnv } from '@weft/preview';
 import { sessionEnv } from '@weft/session';
+import { standaloneEnv as webhooksStandaloneEnv, webhooksEnv } from '@weft/webhooks';
 
-export const SERVICES = ['session', 'preview', 'checkpointer'] as const;
+export const SERVICES = ['session', 'preview', 'checkpointer', 'webhooks'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
 export const launcherEnv = {
@@ -22,6 +23,8 @@ export const CONFIG_SECTIONS: readonly EnvSection[] = [
   { title: 'Preview, standalone (`services/preview/src/main.ts`)', intro: 'Only the standalone preview process reads these; under the launcher the session\'s PORT, HOST, DATABASE_URL and NATS_URL apply.', spec: previewStandaloneEnv },
   { title: 'Checkpointer', intro: 'Snapshots behind the log.', spec: checkpointerEnv },
   { title: 'Checkpointer, standalone (`services/checkpointer/src/main.ts`)', intro: 'Only the standalone checkpointer process reads these.', spec: checkpointerStandaloneEnv },
+  { title: 'Webhooks', intro: 'The dispatcher that sends signed deliveries (docs/api.md "Webhooks"). The session reads WEFT_WEBHOOK_ALLOW_PRIVATE too: it checks endpoint URLs when they are registered.', spec: webhooksEnv },
+  { title: 'Webhooks, standalone (`services/webhooks/src/main.ts`)', intro: 'Only the standalone dispatcher process reads these.', spec: webhooksStandaloneEnv },
   { title: 'Agent model (the Build chat)', intro: 'An OpenAI-compatible endpoint; unset = the Build chat and the agent door say that no model is configured and which variables to set.', spec: modelEnv },
 ];
 

@@ -1,5 +1,5 @@
 // `npm start` (through tsx) and the image's `node dist/launcher.js`: the services WEFT_SERVICES
-// names in one process (default all: session, preview, checkpointer). Embedded default: PGlite
+// names in one process (default all: session, preview, checkpointer, webhooks). Embedded default: PGlite
 // under WEFT_DATA_DIR and the in-process bus, no server installed. With DATABASE_URL / NATS_URL:
 // real Postgres and NATS; `WEFT_SERVICES=session` with both is the session service alone (compose).
 // The only place that reads process.env: every service's schema parses it here, once.
@@ -15,7 +15,8 @@ import { accessLog, ConfigError, createLogger, createRegistry, exitOnStartupErro
 import type { ReadinessChecks } from '@weft/ops';
 import { build as buildPreview, parseConfig as parsePreviewConfig } from '@weft/preview';
 import { actionsExtension, collabExtension, listen, mcpExtension, parseConfig } from '@weft/session';
-import { connectPostgres, DamagedDataDir, EventStore, openPGlite, SessionStore, TokenStore } from '@weft/store';
+import { connectPostgres, DamagedDataDir, EventStore, openPGlite, SessionStore, TokenStore, WebhookStore } from '@weft/store';
+import { build as buildWebhooks, parseConfig as parseWebhooksConfig, webhookMetrics } from '@weft/webhooks';
 import { launcherEnv, SERVICES } from './config.ts';
 
 /** Every variable parsed before anything starts, so a bad one stops the process in one line. */
@@ -28,6 +29,7 @@ function readConfig(env: NodeJS.ProcessEnv) {
     services, logging, base,
     preview: parsePreviewConfig(env, null),
     checkpointer: parseCheckpointerConfig(env),
+    webhooks: parseWebhooksConfig(env),
     model: parseModelConfig(env),
   };
 }
@@ -62,6 +64,11 @@ async function main(): Promise<void> {
     ? buildCheckpointer({ store, bus, log: logger('checkpointer'), onCheckpoint: checkpointerMetrics(registry) }, cfg.checkpointer)
     : null;
   await checkpointer?.run();
+  const hookStore = new WebhookStore(conn.db);
+  const webhooks = services.has('webhooks')
+    ? buildWebhooks({ store: hookStore, bus, log: logger('webhooks'), metrics: webhookMetrics(registry, () => hookStore.countPending()) }, cfg.webhooks)
+    : null;
+  await webhooks?.run();
   const ready: ReadinessChecks = { database: () => store.ping().then(() => true), bus: () => bus.connected };
 
   let url: string;
@@ -139,6 +146,7 @@ async function main(): Promise<void> {
     await step('preview', () => preview?.close());
     await step('checkpointer drain', () => checkpointer?.drain());
     await step('checkpointer', () => checkpointer?.stop());
+    await step('webhooks', () => webhooks?.stop());
     await step('bus', () => bus.close());
     await step('database', () => conn.close());
     log.info('stopped');

@@ -210,8 +210,8 @@ describe('the built services, as compose runs them', () => {
     expect(access!.responseTime).toBeGreaterThanOrEqual(0);
   });
 
-  it('the standalone entries (dist/preview.js, dist/checkpointer.js) start, get ready and serve linted metrics', async () => {
-    for (const entry of ['preview.js', 'checkpointer.js']) {
+  it('the standalone entries (dist/preview.js, dist/checkpointer.js, dist/webhooks.js) start, get ready and serve linted metrics', async () => {
+    for (const entry of ['preview.js', 'checkpointer.js', 'webhooks.js']) {
       const name = entry.replace('.js', '');
       const p = await startService(name, {}, entry);
       try {

@@ -18,6 +18,9 @@ import { registerStream } from './http/stream.ts';
 import { registerRuns } from './http/runs.ts';
 import { interruptRuns, Runs } from './live/runs.ts';
 import type { FinalEvent } from './context.ts';
+import { registerWebhooks } from './http/webhooks.ts';
+import { webhookEvents } from './live/webhook-events.ts';
+import { WebhookStore } from '@weft/store';
 import { SessionManager } from './live/sessions.ts';
 import { SseHub } from './live/sse.ts';
 import { Turns } from './live/turns.ts';
@@ -66,6 +69,8 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
   const sse = new SseHub();
   const turns = new Turns();
   const listeners: ((steps: CommittedStep[]) => void)[] = [];
+  const webhooks = new WebhookStore(deps.store.db);
+  const hooks = webhookEvents(webhooks, log);
 
   const relay = new Relay({ store: deps.store, bus: deps.bus, log });
   const publish = (draftId: string, version: number, events: AgUiEvent[]): void => {
@@ -89,7 +94,7 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
       for (const r of s.refused) metrics.opsRefused.inc({ rule: r.rule });
       const events: AgUiEvent[] = [];
       if (s.turnId) {
-        const started = turns.begin(s.draftId, s.turnId, s.actor, s.version, s.createdAt);
+        const started = turns.begin(s.draftId, s.turnId, s.actor, s.version, s.createdAt, s.actorKind);
         if (started.length > 0) {
           deps.sessions.openTurn({ id: `${s.draftId}/${s.turnId}`, draftId: s.draftId, sessionId: s.sessionId, actorId: s.actor })
             .catch((e: unknown) => log.warn('turn audit open failed', { error: String(e) }));
@@ -119,6 +124,7 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
     onRefused: (draftId, r) => {
       for (const x of r.refused) metrics.opsRefused.inc({ rule: x.rule });
       notify(draftId, r.version, [refusedEvent(r.refused, { version: r.version, opId: r.opId, actor: r.actor, turnId: r.turnId }, now())]);
+      hooks.refusedWhole({ draftId, opId: r.opId, actor: r.actor, actorKind: r.actorKind, turnId: r.turnId, refused: r.refused }, now());
     },
   });
   rooms.keepWhile((id) => sse.has(id));
@@ -151,6 +157,7 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
     notify(draftId, room?.committedVersion ?? 0, done.events);
     deps.sessions.finishTurn(`${draftId}/${turnId}`, { opCount: done.summary['ops'] ?? 0, summary: done.summary })
       .catch((e: unknown) => log.warn('turn audit finish failed', { error: String(e) }));
+    hooks.turnFinished({ draftId, turnId, actor: done.actor, actorKind: done.actorKind, version: room?.committedVersion ?? 0, summary: done.summary }, now());
     return done.summary;
   };
   const sessions = new SessionManager(deps.sessions, now, config.sessionIdleMs, (draftId, turnIds) => {
@@ -158,7 +165,7 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
   });
   const ctx: Ctx = {
     config, store: deps.store, tokens: deps.tokens, sessions, bus: deps.bus, now, log,
-    auth: new Auth(config.adminToken, deps.tokens, now), rooms, sse, turns, metrics, finishTurn, ownership, followers, notify,
+    auth: new Auth(config.adminToken, deps.tokens, now), rooms, sse, turns, metrics, finishTurn, ownership, followers, notify, webhooks,
     runs: new Runs(),
   };
   // Runs left running by a process that ended (single node: nobody else can be running them).
@@ -182,6 +189,7 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
   registerStream(router, ctx);
   registerExport(router, ctx);
   registerRuns(router, ctx);
+  registerWebhooks(router, ctx);
 
   const upgraders: ((req: IncomingMessage, socket: Duplex, head: Buffer) => boolean)[] = [];
   for (const ext of extensions) {

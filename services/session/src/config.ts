@@ -1,6 +1,6 @@
 // Config parsed once by main.ts/start.ts; nothing else reads process.env (CONVENTIONS.md §15).
 // `sessionEnv` declares every variable (docs/config.md is generated from it).
-import { int, optional, optionalUrl, parseEnv, str } from '@weft/ops';
+import { egressEnv, int, optional, optionalUrl, parseEnv, str } from '@weft/ops';
 import type { EnvValues } from '@weft/ops';
 
 export const sessionEnv = {
@@ -44,9 +44,11 @@ export interface SessionConfig {
   readonly nodeUrl: string | null;
   /** …and how long a draft's lease lasts without renewal (a dead owner's drafts move after it). */
   readonly leaseMs: number;
+  /** Webhook endpoints may be on non-public addresses (WEFT_WEBHOOK_ALLOW_PRIVATE, @weft/ops egressEnv). */
+  readonly webhookAllowPrivate: boolean;
 }
 
-const fromEnv = (e: EnvValues<typeof sessionEnv>): SessionConfig => ({
+const fromEnv = (e: EnvValues<typeof sessionEnv>): Omit<SessionConfig, 'webhookAllowPrivate'> => ({
   port: e.PORT, host: e.HOST, databaseUrl: e.DATABASE_URL, natsUrl: e.NATS_URL, dataDir: e.WEFT_DATA_DIR,
   adminToken: e.WEFT_ADMIN_TOKEN, opsPerTurn: e.WEFT_OPS_PER_TURN, opsPerSecond: e.WEFT_OPS_PER_SECOND,
   sessionIdleMs: e.WEFT_SESSION_IDLE_MS, maxBodyBytes: e.WEFT_MAX_BODY_BYTES, maxBatch: e.WEFT_MAX_BATCH,
@@ -56,5 +58,6 @@ const fromEnv = (e: EnvValues<typeof sessionEnv>): SessionConfig => ({
 
 /** Throws ConfigError (one line naming the variable) on a bad value; the result is frozen. */
 export function parseConfig(env: Readonly<Record<string, string | undefined>>, overrides: Partial<SessionConfig> = {}): SessionConfig {
-  return Object.freeze({ ...fromEnv(parseEnv(sessionEnv, env)), ...overrides });
+  const egress = parseEnv(egressEnv, env);
+  return Object.freeze({ ...fromEnv(parseEnv(sessionEnv, env)), webhookAllowPrivate: egress.WEFT_WEBHOOK_ALLOW_PRIVATE, ...overrides });
 }

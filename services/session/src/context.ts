@@ -1,7 +1,7 @@
 import type { Bus } from '@weft/bus';
 import type { AgUiEvent } from '@weft/protocol';
 import type { Logger, Registry } from '@weft/ops';
-import type { EventStore, SessionStore, TokenStore } from '@weft/store';
+import type { EventStore, SessionStore, TokenStore, WebhookStore } from '@weft/store';
 import type { SessionConfig } from './config.ts';
 import type { Auth } from './commands/principal.ts';
 import type { SseHub } from './live/sse.ts';
@@ -43,6 +43,8 @@ export interface Ctx {
   sse: SseHub;
   turns: Turns;
   metrics: Metrics;
+  /** Webhook endpoints and their delivery log (the dispatcher sends; services/webhooks). */
+  webhooks: WebhookStore;
   /** Several nodes: who owns which draft (null on a single node). */
   ownership: Ownership | null;
   /** Several nodes: the drafts this node reads from the bus without owning them (null on a single node). */

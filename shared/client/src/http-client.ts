@@ -2,6 +2,7 @@ import type { Draft, ErrorPayload, Op } from '@weft/core';
 import { Transport } from './transport.ts';
 import type { TransportOptions } from './transport.ts';
 import type {
+  CreateWebhookRequest, CreateWebhookResponse, WebhookDeliveriesResponse, WebhookDeliveryStatus, WebhookDeliveryView, WebhookEndpointView,
   AgUiEvent, EventsResponse, MintTokenRequest, MintTokenResponse, OpenSessionResponse, SubmitOpsResponse, VersionEntry,
 } from '@weft/protocol';
 
@@ -121,6 +122,34 @@ export class WeftHttpClient {
   }
   finishTurn(draftId: string, turnId: string): Promise<{ turnId: string; summary: Record<string, number> }> {
     return this.request('POST', `/v1/drafts/${encodeURIComponent(draftId)}/turns/${encodeURIComponent(turnId)}/finish`, {});
+  }
+
+  /** Webhooks (admin token): the answer holds the signing secret, shown only this once. */
+  createWebhook(req: CreateWebhookRequest): Promise<CreateWebhookResponse> {
+    return this.request('POST', '/v1/webhooks', req);
+  }
+  listWebhooks(draftId?: string): Promise<{ endpoints: WebhookEndpointView[] }> {
+    return this.request('GET', `/v1/webhooks${draftId === undefined ? '' : `?draftId=${encodeURIComponent(draftId)}`}`);
+  }
+  deleteWebhook(id: string): Promise<{ deleted: string }> {
+    return this.request('DELETE', `/v1/webhooks/${encodeURIComponent(id)}`, undefined, {}, true);
+  }
+  /** A new signing secret (shown only here); the old one keeps signing for `overlapSeconds` (default a day). */
+  rotateWebhookSecret(id: string, overlapSeconds?: number): Promise<CreateWebhookResponse> {
+    return this.request('POST', `/v1/webhooks/${encodeURIComponent(id)}/rotate`, overlapSeconds === undefined ? {} : { overlapSeconds });
+  }
+  /** Sends to an endpoint disabled by a 410 Gone again (its pending deliveries are due at once). */
+  enableWebhook(id: string): Promise<{ endpoint: WebhookEndpointView }> {
+    return this.request('POST', `/v1/webhooks/${encodeURIComponent(id)}/enable`, undefined, {}, true);
+  }
+  /** Newest first; pass `next` as `before` for older ones. */
+  webhookDeliveries(id: string, opts: { status?: WebhookDeliveryStatus; limit?: number; before?: string } = {}): Promise<WebhookDeliveriesResponse> {
+    const q = new URLSearchParams({ ...(opts.status ? { status: opts.status } : {}), ...(opts.limit ? { limit: String(opts.limit) } : {}), ...(opts.before ? { before: opts.before } : {}) }).toString();
+    return this.request('GET', `/v1/webhooks/${encodeURIComponent(id)}/deliveries${q ? `?${q}` : ''}`);
+  }
+  /** Queues a delivery again now, on a fresh schedule. */
+  retryWebhookDelivery(id: string, deliveryId: string): Promise<{ delivery: WebhookDeliveryView }> {
+    return this.request('POST', `/v1/webhooks/${encodeURIComponent(id)}/deliveries/${encodeURIComponent(deliveryId)}/retry`, undefined, {}, true);
   }
 
   /**

@@ -19,6 +19,7 @@ export const ErrorCode = {
   BUDGET_EXCEEDED: { status: 429, message: 'The turn used its op budget.' },
   FORGED_UPDATE: { status: 400, message: 'A Yjs update was malformed or claimed another client id.' },
   DOC_EPOCH_CHANGED: { status: 409, message: 'The document was compacted; reload it from the server.' },
+  WEBHOOK_URL_REFUSED: { status: 422, message: 'The webhook URL is not allowed (scheme, credentials, or a non-public address); see reason.' },
   INTERNAL: { status: 500, message: 'An unexpected server error; nothing acknowledged was lost.' },
   UNAVAILABLE: { status: 503, message: 'A dependency (database) is unavailable; retry with the same opId.' },
 } as const;

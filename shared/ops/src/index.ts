@@ -10,3 +10,5 @@ export { accessLog, logUpgrade, requestIdOf } from './access-log.ts';
 export { createRegistry, Counter, Gauge, Histogram, Registry, LATENCY_BUCKETS } from './metrics.ts';
 export type { Probes, ReadinessChecks } from './probes.ts';
 export { probes } from './probes.ts';
+export type { EgressPolicy } from './egress.ts';
+export { EgressRefused, checkEgressUrl, egressEnv, guardedLookup, nonPublicRange, parseEgressUrl } from './egress.ts';

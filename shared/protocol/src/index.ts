@@ -19,3 +19,8 @@ export type {
 export type { SubmitMessage, Upstream, ResultMessage, YjsRefusalMessage, EpochMessage, Downstream } from './messages.ts';
 export { draftSubject, ALL_DRAFTS_SUBJECT, msgId } from './subjects.ts';
 export { scopeAllows } from './scopes.ts';
+export { WebhookEventType, WEBHOOK_EVENT_TYPES, isWebhookEventType, stepMessages, wholeRefusalMessage, turnFinishedMessage } from './webhooks.ts';
+export type {
+  WebhookPayload, WebhookMessage, WebhookActor, CreateWebhookRequest, CreateWebhookResponse, WebhookEndpointView, WebhookDeliveryView,
+  WebhookDeliveryStatus, WebhookAttemptView, WebhookDeliveriesResponse, VersionCommittedData, TurnFinishedData, StepRefusedData, WebhookDataByType, LoggedStepLike,
+} from './webhooks.ts';

@@ -1,4 +1,4 @@
-export type { DB, DraftsTable, EventsTable, SnapshotsTable, TokensTable, SessionsTable, TurnsTable, RunsTable, RunEventsTable } from './schema.ts';
+export type { DB, DraftsTable, EventsTable, SnapshotsTable, TokensTable, SessionsTable, TurnsTable, RunsTable, RunEventsTable, WebhookEndpointsTable, WebhookDeliveriesTable, WebhookCursorTable } from './schema.ts';
 export { RunStore } from './run-store.ts';
 export { connectPostgres } from './connect-postgres.ts';
 export type { Connection, ConnectOptions } from './connect-postgres.ts';
@@ -13,6 +13,8 @@ export type { RoomLog } from './room-log.ts';
 export type { Fence, LeaseView } from './leases.ts';
 export { TokenStore, hashToken } from './token-store.ts';
 export { SessionStore } from './session-store.ts';
+export { WebhookStore } from './webhook-store.ts';
+export type { AttemptOutcome, ClaimedDelivery, DeliveryAttempt, DeliveryStatus, WebhookDelivery, WebhookEndpoint } from './webhook-store.ts';
 export type {
   ActorKind, AppendError, DraftMeta, NewSnapshot, NewStep, Scope, SessionRecord, Snapshot,
   StoredStep, StepKind, TokenRecord, TurnRecord,

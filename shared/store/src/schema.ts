@@ -1,4 +1,4 @@
-// Kysely table types for migrations/src/*.ts (init, then the later ones' columns and tables).
+// Kysely table types for migrations/src/*.ts (init, then each later migration's columns and tables).
 // int8 columns are `string | number` on read: postgres.js returns strings, PGlite numbers.
 // The repository layer converts them (see rows.ts); callers never see these types' quirks.
 import type { ColumnType } from 'kysely';
@@ -113,6 +113,44 @@ export interface RunEventsTable {
   event: Jsonb;
 }
 
+export interface WebhookEndpointsTable {
+  id: string;
+  url: string;
+  secret: string;
+  draft_id: string | null;
+  event_types: Jsonb<string[]>;
+  description: ColumnType<string, string | undefined, string>;
+  created_at: Stamp;
+  disabled_at: StampNull;
+  disabled_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  previous_secret: ColumnType<string | null, string | null | undefined, string | null>;
+  previous_secret_until: StampNull;
+}
+
+export interface WebhookDeliveriesTable {
+  id: ColumnType<string | number, never, never>;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  draft_id: string;
+  body: string;
+  status: ColumnType<'pending' | 'delivered' | 'failed', 'pending' | 'delivered' | 'failed' | undefined, 'pending' | 'delivered' | 'failed'>;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Stamp;
+  last_attempt_at: StampNull;
+  last_status: ColumnType<number | null, number | null | undefined, number | null>;
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
+  attempt_log: JsonbDefault<Json[]>;
+  delivered_at: StampNull;
+  created_at: Stamp;
+}
+
+export interface WebhookCursorTable {
+  name: string;
+  tx_id: ColumnType<string, string, string>;
+  position: Int8;
+}
+
 export interface DB {
   drafts: DraftsTable;
   events: EventsTable;
@@ -122,5 +160,8 @@ export interface DB {
   turns: TurnsTable;
   runs: RunsTable;
   run_events: RunEventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_cursor: WebhookCursorTable;
 }
 

@@ -1,7 +1,7 @@
 import { runFinished, runStarted } from '@weft/protocol';
 import type { AgUiEvent } from '@weft/protocol';
 
-interface OpenTurn { draftId: string; actor: string; startedAt: number; steps: number; ops: number; repairs: number; refused: number; lastVersion: number }
+interface OpenTurn { draftId: string; actor: string; actorKind: string; startedAt: number; steps: number; ops: number; repairs: number; refused: number; lastVersion: number }
 
 /**
  * Agent turns: RUN_STARTED before the first step of a turn, RUN_FINISHED when it is finished
@@ -11,10 +11,10 @@ export class Turns {
   private readonly open = new Map<string, OpenTurn>();
 
   /** Events to emit before a step of `turnId` (RUN_STARTED the first time the turn is seen). */
-  begin(draftId: string, turnId: string, actor: string, version: number, now: number): AgUiEvent[] {
+  begin(draftId: string, turnId: string, actor: string, version: number, now: number, actorKind = 'agent'): AgUiEvent[] {
     const key = `${draftId}/${turnId}`;
     if (this.open.has(key)) return [];
-    this.open.set(key, { draftId, actor, startedAt: now, steps: 0, ops: 0, repairs: 0, refused: 0, lastVersion: version });
+    this.open.set(key, { draftId, actor, actorKind, startedAt: now, steps: 0, ops: 0, repairs: 0, refused: 0, lastVersion: version });
     return [runStarted(draftId, turnId, { version, actor, turnId }, now)];
   }
 
@@ -28,12 +28,12 @@ export class Turns {
     t.lastVersion = version;
   }
 
-  finish(draftId: string, turnId: string, now: number): { events: AgUiEvent[]; summary: Record<string, number>; actor: string } | null {
+  finish(draftId: string, turnId: string, now: number): { events: AgUiEvent[]; summary: Record<string, number>; actor: string; actorKind: string } | null {
     const key = `${draftId}/${turnId}`;
     const t = this.open.get(key);
     if (!t) return null;
     this.open.delete(key);
     const summary = { steps: t.steps, ops: t.ops, repairs: t.repairs, refused: t.refused, durationMs: now - t.startedAt, lastVersion: t.lastVersion };
-    return { events: [runFinished(draftId, turnId, summary, { version: t.lastVersion, actor: t.actor, turnId }, now)], summary, actor: t.actor };
+    return { events: [runFinished(draftId, turnId, summary, { version: t.lastVersion, actor: t.actor, turnId }, now)], summary, actor: t.actor, actorKind: t.actorKind };
   }
 }

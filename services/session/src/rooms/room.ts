@@ -35,7 +35,7 @@ export interface RoomOptions {
   /** The lease the room commits under (several nodes); absent = a single node, nothing to fence. */
   fence?: (draftId: string) => Fence | null;
   /** A step whose every op was refused (nothing to commit). */
-  onRefused?: (draftId: string, r: { version: number; opId: string; actor: string; turnId: string | null; refused: CommittedStep['refused'] }) => void;
+  onRefused?: (draftId: string, r: { version: number; opId: string; actor: string; actorKind: string; turnId: string | null; refused: CommittedStep['refused'] }) => void;
 }
 
 /** A synchronous decision, and the commit it waits for when it applied something. */
@@ -139,7 +139,7 @@ export class Room {
     }
     const decision = this.decider.decide(this.draftId, req);
     if (decision.kind === 'unchanged' && decision.result.refused.length > 0) {
-      this.o.onRefused?.(this.draftId, { version: this.version, opId: req.opId, actor: req.actor.id, turnId: req.turnId ?? null, refused: decision.result.refused });
+      this.o.onRefused?.(this.draftId, { version: this.version, opId: req.opId, actor: req.actor.id, actorKind: req.actor.kind, turnId: req.turnId ?? null, refused: decision.result.refused });
     }
     if (decision.kind !== 'applied') return { decision, committed: null };
     const { step, result } = decision;

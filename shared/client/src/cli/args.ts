@@ -40,6 +40,7 @@ export const USAGE = `weft — Weft command line
   weft mcp                           MCP server on stdio (relays to <url>/mcp)
   weft build-eval --model url=…,model=…[,key=…] [--model …] [--briefs <file>] [--out <dir>]
         rank models on the build briefs, in memory (or --url/--token); weft build-eval --help
+  weft webhooks create|list|delete|enable|rotate|deliveries|retry …   signed webhooks (weft webhooks help)
 Every command: --url <session url> --token <token> (default $WEFT_URL, $WEFT_TOKEN), --json,
 --timeout <ms> per HTTP attempt (default 10000; reads and opId writes are retried).
 Older spellings still work: weft token …, weft draft create|get --id <id>, weft catalog.`;

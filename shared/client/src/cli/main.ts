@@ -8,6 +8,9 @@ import { CliError, run } from './commands.ts';
 import { buildEvalMain } from './build-eval.ts';
 
 if (process.argv[2] === 'build-eval') process.exit(await buildEvalMain(process.argv.slice(3), process.env));
+import { webhooksMain } from './webhooks.ts';
+
+if (process.argv[2] === 'webhooks') process.exit(await webhooksMain(process.argv.slice(3), process.env));
 
 const parsed = parseArgs(process.argv.slice(2), { url: process.env['WEFT_URL'], token: process.env['WEFT_TOKEN'] });
 if (!parsed.ok) {

@@ -1,0 +1,10 @@
+export { build } from './app.ts';
+export type { Dispatcher, DispatcherDeps } from './app.ts';
+export { retryDelayS } from './backoff.ts';
+export type { BackoffPolicy } from './backoff.ts';
+export { parseConfig, parseStandalone, standaloneEnv, webhooksEnv } from './config.ts';
+export type { WebhooksConfig } from './config.ts';
+export { webhookMetrics } from './metrics.ts';
+export type { WebhookMetrics } from './metrics.ts';
+export { sendOnce } from './send.ts';
+export type { SendInput, SendOptions, SendResult } from './send.ts';
