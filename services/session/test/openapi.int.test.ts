@@ -33,7 +33,7 @@ describe('OpenAPI document', () => {
     // windows (ops, reader actions) outlast this walk however loaded the machine is.
     const t0 = Date.now();
     const slow = (): number => t0 + (Date.now() - t0) / 1000;
-    s = await startTestSession({ opsPerTurn: 30, opsPerSecond: 20 }, undefined, () => [collabExtension(), mcpExtension(), actionsExtension({ perSecond: 20 })], slow);
+    s = await startTestSession({ opsPerTurn: 30, opsPerSecond: 20, webhookAllowPrivate: true }, undefined, () => [collabExtension(), mcpExtension(), actionsExtension({ perSecond: 20 })], slow);
     ({ call, seen } = contract(doc, s.url));
   });
   afterAll(async () => {
@@ -182,6 +182,50 @@ describe('OpenAPI document', () => {
     expect((await call('HEAD', '/readyz', { token: null })).status).toBe(200);
     expect((await call('GET', '/metrics', { token: null })).text).toContain('weft_');
     expect((await call('GET', '/openapi.json', { token: null })).json.openapi).toMatch(/^3\.1/);
+
+    // Webhooks (admin): an endpoint on `page`, a step refused whole queues a delivery for it.
+    const hookBody = { url: 'http://127.0.0.1:9/hook', draftId: 'page', eventTypes: ['draft.step.refused'] };
+    const hook = await call('POST', '/v1/webhooks', { body: hookBody });
+    expect(hook.status).toBe(201);
+    expect(hook.json.secret).toMatch(/^whsec_/);
+    const hookId = hook.json.endpoint.id as string;
+    expect((await call('POST', '/v1/webhooks', { body: { url: 42 } })).json.error.path).toBe('/url');
+    expect((await call('POST', '/v1/webhooks', { raw: '{"url"' })).json.error.code).toBe('MALFORMED_JSON');
+    expect((await call('POST', '/v1/webhooks', { raw: JSON.stringify({ pad: 'x'.repeat(17 * 1024) }) })).status).toBe(413);
+    expect((await call('POST', '/v1/webhooks', { token: alice, body: hookBody })).status).toBe(403);
+    expect((await call('POST', '/v1/webhooks', { body: { ...hookBody, draftId: 'nope' } })).status).toBe(404);
+    expect((await call('POST', '/v1/webhooks', { body: { url: 'http://user:pw@127.0.0.1:9/' } })).json.error.code).toBe('WEBHOOK_URL_REFUSED');
+    expect((await call('GET', '/v1/webhooks')).json.endpoints.map((e: Json) => e['id'])).toContain(hookId);
+    expect((await call('GET', '/v1/webhooks', { token: alice })).status).toBe(403);
+    expect((await call('GET', '/v1/webhooks/{id}', { params: { id: hookId } })).json.endpoint.url).toBe(hookBody.url);
+    expect((await call('GET', '/v1/webhooks/{id}', { params: { id: hookId }, token: alice })).status).toBe(403);
+    expect((await call('GET', '/v1/webhooks/{id}', { params: { id: 'nope' } })).status).toBe(404);
+    expect((await call('POST', '/v1/webhooks/{id}/enable', { params: { id: hookId } })).json.endpoint.disabledAt).toBeNull();
+    expect((await call('POST', '/v1/webhooks/{id}/enable', { params: { id: hookId }, token: alice })).status).toBe(403);
+    expect((await call('POST', '/v1/webhooks/{id}/enable', { params: { id: 'nope' } })).status).toBe(404);
+    expect((await call('POST', '/v1/webhooks/{id}/rotate', { params: { id: hookId }, body: { overlapSeconds: 60 } })).json.secret).toMatch(/^whsec_/);
+    expect((await call('POST', '/v1/webhooks/{id}/rotate', { params: { id: hookId }, body: { overlapSeconds: -1 } })).json.error.path).toBe('/overlapSeconds');
+    expect((await call('POST', '/v1/webhooks/{id}/rotate', { params: { id: hookId }, raw: '{' })).json.error.code).toBe('MALFORMED_JSON');
+    expect((await call('POST', '/v1/webhooks/{id}/rotate', { params: { id: hookId }, raw: JSON.stringify({ pad: 'x'.repeat(2048) }) })).status).toBe(413);
+    expect((await call('POST', '/v1/webhooks/{id}/rotate', { params: { id: hookId }, token: alice, body: {} })).status).toBe(403);
+    expect((await call('POST', '/v1/webhooks/{id}/rotate', { params: { id: 'nope' }, body: {} })).status).toBe(404);
+    await call('POST', '/v1/drafts/{id}/ops', { body: { opId: 'refused-whole', ops: [{ op: 'add', path: '/__proto__/x', value: 1 }] } });
+    let deliveries: Json[] = [];
+    for (let i = 0; i < 40 && deliveries.length === 0; i++) {
+      deliveries = (await call('GET', '/v1/webhooks/{id}/deliveries', { params: { id: hookId } })).json.deliveries as Json[];
+      if (deliveries.length === 0) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(deliveries.map((d) => d['eventType'])).toEqual(['draft.step.refused']);
+    expect((await call('GET', '/v1/webhooks/{id}/deliveries', { params: { id: hookId }, query: '?status=lost' })).json.error.path).toBe('/status');
+    expect((await call('GET', '/v1/webhooks/{id}/deliveries', { params: { id: hookId }, token: alice })).status).toBe(403);
+    expect((await call('GET', '/v1/webhooks/{id}/deliveries', { params: { id: 'nope' } })).status).toBe(404);
+    const retry = { id: hookId, deliveryId: String(deliveries[0]!['id']) };
+    expect((await call('POST', '/v1/webhooks/{id}/deliveries/{deliveryId}/retry', { params: retry })).json.delivery.id).toBe(retry.deliveryId);
+    expect((await call('POST', '/v1/webhooks/{id}/deliveries/{deliveryId}/retry', { params: retry, token: alice })).status).toBe(403);
+    expect((await call('POST', '/v1/webhooks/{id}/deliveries/{deliveryId}/retry', { params: { id: hookId, deliveryId: '999999' } })).status).toBe(404);
+    expect((await call('DELETE', '/v1/webhooks/{id}', { params: { id: hookId }, token: alice })).status).toBe(403);
+    expect((await call('DELETE', '/v1/webhooks/{id}', { params: { id: hookId } })).json).toEqual({ deleted: hookId });
+    expect((await call('DELETE', '/v1/webhooks/{id}', { params: { id: hookId } })).status).toBe(404);
 
     // Deletion last (admin only), then the draft is gone.
     expect((await call('DELETE', '/v1/drafts/{id}', { token: alice })).status).toBe(403);

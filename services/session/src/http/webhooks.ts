@@ -10,20 +10,69 @@ import type { DeliveryStatus, WebhookDelivery, WebhookEndpoint } from '@weft/sto
 import type { Ctx } from '../context.ts';
 import { WeftError } from '../commands/errors.ts';
 import { isObject, readJson, sendJson } from './respond.ts';
-import type { Handler, Router } from './router.ts';
+import type { Handler, Router, RouteSpec } from './router.ts';
+import { z } from 'zod';
 
 const DRAFT_ID = /^[a-z][a-z0-9-]{0,40}$/;
 const STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed'];
 
+// The documented shapes (OpenAPI); the handlers check their input by hand, with the messages and
+// JSON Pointers docs/api.md "Webhooks" lists.
+const EventType = z.enum(WEBHOOK_EVENT_TYPES as unknown as [WebhookEventType, ...WebhookEventType[]]);
+const Stamp = z.string().meta({ description: 'An ISO 8601 time.' });
+const EndpointView = z.object({
+  id: z.string(), url: z.string(), draftId: z.string().nullable().meta({ description: 'null: every draft.' }), eventTypes: z.array(EventType),
+  description: z.string(), createdAt: Stamp, disabledAt: Stamp.nullable().meta({ description: 'Set when the receiver answered 410 Gone.' }),
+  disabledReason: z.string().nullable(), previousSecretUntil: Stamp.nullable().meta({ description: 'After a rotation: until when the old secret also signs.' }),
+}).meta({ id: 'WebhookEndpoint' });
+const DeliveryView = z.object({
+  id: z.string(), endpointId: z.string(), eventId: z.string(), eventType: z.string(), draftId: z.string(), status: z.enum(STATUSES as unknown as [DeliveryStatus, ...DeliveryStatus[]]),
+  attempts: z.int().min(0), nextAttemptAt: Stamp.nullable(), lastAttemptAt: Stamp.nullable(), lastStatus: z.int().nullable(), lastError: z.string().nullable(),
+  deliveredAt: Stamp.nullable(), createdAt: Stamp,
+  attemptLog: z.array(z.object({ attempt: z.int(), at: Stamp, ms: z.number(), status: z.int().optional(), error: z.string().optional() })).meta({ description: 'The newest 20 attempts.' }),
+}).meta({ id: 'WebhookDelivery' });
+const WithSecret = z.object({ endpoint: EndpointView, secret: z.string().meta({ description: 'The signing secret (`whsec_…`), shown only in this answer.' }) });
+const ENDPOINT_PARAM = { id: { description: 'The endpoint id `POST /v1/webhooks` answered.' } };
+/** Documentation only: the handlers read their body and query themselves (hence the plain handler types). */
+const webhookSpec = (summary: string, rest: Omit<RouteSpec, 'summary' | 'tags' | 'access'>): RouteSpec<z.ZodUnknown, z.ZodType<Record<string, string>>> =>
+  ({ summary, tags: ['webhooks'], access: 'admin', ...rest }) as unknown as RouteSpec<z.ZodUnknown, z.ZodType<Record<string, string>>>;
+
 export function registerWebhooks(router: Router, ctx: Ctx): void {
-  router.on('POST', '/v1/webhooks', createEndpoint(ctx));
-  router.on('GET', '/v1/webhooks', listEndpoints(ctx));
-  router.on('GET', '/v1/webhooks/:id', getEndpoint(ctx));
-  router.on('DELETE', '/v1/webhooks/:id', deleteEndpoint(ctx));
-  router.on('POST', '/v1/webhooks/:id/enable', enableEndpoint(ctx));
-  router.on('POST', '/v1/webhooks/:id/rotate', rotateSecret(ctx));
-  router.on('GET', '/v1/webhooks/:id/deliveries', listDeliveries(ctx));
-  router.on('POST', '/v1/webhooks/:id/deliveries/:deliveryId/retry', retryDelivery(ctx));
+  router.on('POST', '/v1/webhooks', createEndpoint(ctx), webhookSpec('Register a webhook endpoint (admin)', {
+    description: 'Signed deliveries (Standard Webhooks) of a draft\'s events, or every draft\'s. The URL is checked at once (scheme, no credentials, every address it resolves to public unless WEFT_WEBHOOK_ALLOW_PRIVATE) and again at every connection.',
+    body: z.object({ url: z.string(), draftId: z.string().optional(), eventTypes: z.array(EventType).min(1).optional(), description: z.string().max(500).optional() }), bodyLimit: 16 * 1024,
+    errors: ['BAD_REQUEST', 'MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'FORBIDDEN', 'NOT_FOUND', 'WEBHOOK_URL_REFUSED'],
+    responses: { 201: { description: 'The endpoint and its secret, shown once.', schema: WithSecret } },
+  }));
+  router.on('GET', '/v1/webhooks', listEndpoints(ctx), webhookSpec('List webhook endpoints (admin)', {
+    query: z.object({ draftId: z.string().optional().meta({ description: 'Only this draft\'s endpoints.' }) }),
+    errors: ['FORBIDDEN'], responses: { 200: { description: 'The endpoints (no secrets).', schema: z.object({ endpoints: z.array(EndpointView) }) } },
+  }));
+  router.on('GET', '/v1/webhooks/:id', getEndpoint(ctx), webhookSpec('One webhook endpoint (admin)', {
+    params: ENDPOINT_PARAM, errors: ['FORBIDDEN', 'NOT_FOUND'], responses: { 200: { description: 'The endpoint.', schema: z.object({ endpoint: EndpointView }) } },
+  }));
+  router.on('DELETE', '/v1/webhooks/:id', deleteEndpoint(ctx), webhookSpec('Delete a webhook endpoint and its delivery log (admin)', {
+    params: ENDPOINT_PARAM, errors: ['FORBIDDEN', 'NOT_FOUND'], responses: { 200: { description: 'Deleted.', schema: z.object({ deleted: z.string() }) } },
+  }));
+  router.on('POST', '/v1/webhooks/:id/enable', enableEndpoint(ctx), webhookSpec('Enable an endpoint a 410 Gone disabled (admin)', {
+    params: ENDPOINT_PARAM, errors: ['FORBIDDEN', 'NOT_FOUND'], responses: { 200: { description: 'The endpoint, enabled.', schema: z.object({ endpoint: EndpointView }) } },
+  }));
+  router.on('POST', '/v1/webhooks/:id/rotate', rotateSecret(ctx), webhookSpec('Rotate an endpoint\'s secret (admin)', {
+    params: ENDPOINT_PARAM, body: z.object({ overlapSeconds: z.int().min(0).max(7 * 86_400).optional().meta({ description: 'How long the old secret keeps signing too (default 86400).' }) }), bodyLimit: 1024,
+    errors: ['BAD_REQUEST', 'MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'FORBIDDEN', 'NOT_FOUND'], responses: { 200: { description: 'The endpoint and its new secret, shown once.', schema: WithSecret } },
+  }));
+  router.on('GET', '/v1/webhooks/:id/deliveries', listDeliveries(ctx), webhookSpec('An endpoint\'s delivery log, newest first (admin)', {
+    params: ENDPOINT_PARAM,
+    query: z.object({
+      status: z.enum(STATUSES as unknown as [DeliveryStatus, ...DeliveryStatus[]]).optional(), limit: z.string().optional().meta({ description: '1..500, default 50.' }),
+      before: z.string().optional().meta({ description: 'The `next` of the previous page.' }),
+    }),
+    errors: ['BAD_REQUEST', 'FORBIDDEN', 'NOT_FOUND'], responses: { 200: { description: 'A page of deliveries.', schema: z.object({ deliveries: z.array(DeliveryView), next: z.string().nullable() }) } },
+  }));
+  router.on('POST', '/v1/webhooks/:id/deliveries/:deliveryId/retry', retryDelivery(ctx), webhookSpec('Send a delivery again now (admin)', {
+    params: { ...ENDPOINT_PARAM, deliveryId: { description: 'A delivery id from the log.' } },
+    errors: ['FORBIDDEN', 'NOT_FOUND'], responses: { 202: { description: 'Queued to be sent at once.', schema: z.object({ delivery: DeliveryView }) } },
+  }));
 }
 
 async function admin(ctx: Ctx, req: IncomingMessage): Promise<void> {
