@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readOpsField } from '@weft/core';
 import type { Ctx } from '../context.ts';
 import type { StepResult, SubmitOutcome } from '../rooms/types.ts';
 import { WeftError } from './errors.ts';
@@ -19,12 +20,15 @@ function isObject(v: unknown): v is Record<string, unknown> {
 /** Validates the envelope `{ opId, baseVersion?, turnId?, sessionId?, ops }` (HTTP body, Yjs `submit` message, MCP args). */
 export function parseSubmit(body: unknown): SubmitBody {
   if (!isObject(body)) throw new WeftError('BAD_REQUEST', 'Send { "opId": string, "baseVersion"?: number, "turnId"?: string, "ops": [ …JSON Patch ops ] }.');
-  const { opId, baseVersion, turnId, sessionId, ops } = body;
+  const { opId, baseVersion, turnId, sessionId } = body;
   if (typeof opId !== 'string' || !OP_ID.test(opId)) throw new WeftError('BAD_REQUEST', 'opId must be 1–128 characters of [A-Za-z0-9._:-]; reuse it only to retry the same change.', { path: '/opId' });
   if (baseVersion !== undefined && (!Number.isInteger(baseVersion) || (baseVersion as number) < 0)) throw new WeftError('BAD_REQUEST', 'baseVersion must be a non-negative integer.', { path: '/baseVersion' });
   if (turnId !== undefined && (typeof turnId !== 'string' || !OP_ID.test(turnId))) throw new WeftError('BAD_REQUEST', 'turnId must be 1–128 characters of [A-Za-z0-9._:-].', { path: '/turnId' });
   if (sessionId !== undefined && typeof sessionId !== 'string') throw new WeftError('BAD_REQUEST', 'sessionId must be a string.', { path: '/sessionId' });
-  if (!Array.isArray(ops) || ops.length === 0) throw new WeftError('BAD_REQUEST', 'ops must be a non-empty array of JSON Patch operations.', { path: '/ops' });
+  // One op object is a step of one op, as the RFC's reader reads it (every door comes through here).
+  const list = readOpsField(body['ops']);
+  if (list === null || list.length === 0) throw new WeftError('BAD_REQUEST', 'ops must be a non-empty array of JSON Patch operations (or one op object {"op":…,"path":…}).', { path: '/ops' });
+  const ops = list;
   if (ops.length > MAX_OPS) throw new WeftError('PAYLOAD_TOO_LARGE', `At most ${MAX_OPS} ops per request.`, { path: '/ops' });
   const out: SubmitBody = { opId, ops };
   if (baseVersion !== undefined) out.baseVersion = baseVersion as number;

@@ -62,7 +62,7 @@ function previewHtml(draft: Draft): { html: string; notes: RenderNote[] } {
   return { html, notes };
 }
 
-async function submitOps(ctx: Ctx, p: Principal, id: string, input: { ops: unknown[]; baseVersion?: number | undefined; sessionId?: string; turnId?: string | undefined; opId?: string | undefined }) {
+async function submitOps(ctx: Ctx, p: Principal, id: string, input: { ops: unknown; baseVersion?: number | undefined; sessionId?: string; turnId?: string | undefined; opId?: string | undefined }) {
   const body = parseSubmit({
     opId: input.opId ?? `mcp-${randomUUID()}`, ops: input.ops,
     ...(input.baseVersion === undefined ? {} : { baseVersion: input.baseVersion }),
@@ -93,7 +93,8 @@ export function createWeftMcpServer(ctx: Ctx, principal: Principal): McpServer {
     inputSchema: {
       session: z.string().describe('The handle from open_build_session.'),
       rev: z.number().int().min(0).optional(),
-      ops: z.array(z.unknown()).min(1).describe('JSON Patch ops, e.g. {"op":"add","path":"/sections/hero","value":{…}}'),
+      // One op object is read as a step of one op (the RFC's reader), as over HTTP.
+      ops: z.union([z.array(z.unknown()).min(1), z.record(z.string(), z.unknown())]).describe('JSON Patch ops, e.g. [{"op":"add","path":"/sections/hero","value":{…}}]; one op object is a step of that op'),
       turnId: z.string().optional().describe('Group several calls into one agent turn (RUN_STARTED … RUN_FINISHED).'),
       opId: z.string().optional().describe('Idempotency key: retry with the same opId and ops.'),
     },
