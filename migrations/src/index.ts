@@ -6,12 +6,14 @@ import * as m0001 from './2026_11_29_000001_init.ts';
 import * as m0002 from './2026_11_29_000002_step_kind.ts';
 import * as m0003 from './2026_12_01_000003_published_version.ts';
 import * as m0004 from './2026_12_01_000004_leases.ts';
+import * as m0005 from './2026_12_01_000005_activity.ts';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_29_000001_init': m0001,
   '2026_11_29_000002_step_kind': m0002,
   '2026_12_01_000003_published_version': m0003,
   '2026_12_01_000004_leases': m0004,
+  '2026_12_01_000005_activity': m0005,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...migrations }) };

@@ -36,3 +36,5 @@ export { readingOrder } from './repair-paths.ts';
 export { applyOp, applyOpsUnchecked, invertOp } from './apply.ts';
 export type { StepOptions, StepResult } from './pipeline.ts';
 export { applyStep, checkOpShape } from './pipeline.ts';
+export type { Activity, ActivityInput, ActivityKind, ActivityProblem, ActivityStatus, ReportableKind } from './activity.ts';
+export { ACTIVITY_KINDS, ACTIVITY_STATUSES, REPORTABLE_KINDS, ActivityLimits, parseActivityInput, clipActivityText } from './activity.ts';

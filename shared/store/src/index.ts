@@ -1,4 +1,6 @@
-export type { DB, DraftsTable, EventsTable, SnapshotsTable, TokensTable, SessionsTable, TurnsTable } from './schema.ts';
+export type { DB, DraftsTable, EventsTable, SnapshotsTable, TokensTable, SessionsTable, TurnsTable, ActivityTable } from './schema.ts';
+export { ActivityStore } from './activity-store.ts';
+export type { NewActivity } from './activity-store.ts';
 export { connectPostgres } from './connect-postgres.ts';
 export type { Connection, ConnectOptions } from './connect-postgres.ts';
 export { DamagedDataDir, openPGlite } from './pglite.ts';

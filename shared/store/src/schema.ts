@@ -91,6 +91,18 @@ export interface TurnsTable {
   summary: ColumnType<Json | null, Json | null | undefined, Json | null>;
 }
 
+/** Migration 000005: observable activity, the newest 120 per draft. */
+export interface ActivityTable {
+  draft_id: string;
+  seq: ColumnType<string | number, never, never>;
+  kind: string;
+  status: string;
+  label: string;
+  detail: string | null;
+  actor: string;
+  at: Int8;
+}
+
 export interface DB {
   drafts: DraftsTable;
   events: EventsTable;
@@ -98,5 +110,6 @@ export interface DB {
   tokens: TokensTable;
   sessions: SessionsTable;
   turns: TurnsTable;
+  activity: ActivityTable;
 }
 
