@@ -46,7 +46,8 @@ export interface ActivityInput {
 /** One problem of a report: a JSON Pointer into the report and what to do. */
 export interface ActivityProblem { path: string; message: string }
 
-const SCHEMA = {
+/** The report's JSON Schema (also what the MCP tool advertises). */
+export const ACTIVITY_INPUT_SCHEMA = {
   type: 'object',
   additionalProperties: false,
   required: ['kind', 'status', 'label'],
@@ -59,7 +60,7 @@ const SCHEMA = {
   },
 } as const;
 
-const validate = new Ajv({ allErrors: true, strict: true, unicodeRegExp: true }).compile(SCHEMA);
+const validate = new Ajv({ allErrors: true, strict: true, unicodeRegExp: true }).compile(ACTIVITY_INPUT_SCHEMA);
 
 function describe(e: ErrorObject): ActivityProblem {
   switch (e.keyword) {

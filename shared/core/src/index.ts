@@ -37,4 +37,4 @@ export { applyOp, applyOpsUnchecked, invertOp } from './apply.ts';
 export type { StepOptions, StepResult } from './pipeline.ts';
 export { applyStep, checkOpShape } from './pipeline.ts';
 export type { Activity, ActivityInput, ActivityKind, ActivityProblem, ActivityStatus, ReportableKind } from './activity.ts';
-export { ACTIVITY_KINDS, ACTIVITY_STATUSES, REPORTABLE_KINDS, ActivityLimits, parseActivityInput, clipActivityText } from './activity.ts';
+export { ACTIVITY_INPUT_SCHEMA, ACTIVITY_KINDS, ACTIVITY_STATUSES, REPORTABLE_KINDS, ActivityLimits, parseActivityInput, clipActivityText } from './activity.ts';

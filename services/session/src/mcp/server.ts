@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { defaultCatalog } from '@weft/core';
+import { ACTIVITY_INPUT_SCHEMA, defaultCatalog } from '@weft/core';
 import type { Draft, Json, Op, SurfaceSection } from '@weft/core';
 import { diffSection, fromA2ui, fromJsonRender, toA2ui, toJsonRender } from '@weft/interop';
 import type { InteropNote } from '@weft/interop';
@@ -17,6 +17,7 @@ import { requireScope } from '../commands/principal.ts';
 import type { Principal } from '../commands/principal.ts';
 import { outcomeOrThrow, parseSubmit, submit } from '../commands/submit.ts';
 import { undoRedo } from '../commands/undo.ts';
+import { reportActivity } from '../commands/activity.ts';
 import { catalogText } from './catalog-text.ts';
 import { defineTool } from './define-tool.ts';
 import { formatSessionHandle, parseSessionHandle } from './session-handle.ts';
@@ -191,6 +192,26 @@ export function createWeftMcpServer(ctx: Ctx, principal: Principal): McpServer {
     const r = (await undoRedo(ctx, p, a.draftId, 'undo', 'turn', `mcp-undo-${randomUUID()}`)) as Record<string, unknown>;
     return reply(`Undone: version ${String(r['version'])}.`, r);
   }));
+
+  // Args pass through zod untouched (loose, all optional) so the one strict check lists EVERY
+  // problem in Weft's own error shape; the advertised JSON Schema is that check's schema.
+  const props = ACTIVITY_INPUT_SCHEMA.properties;
+  const activityArgs = z.looseObject({
+    draftId,
+    kind: z.unknown().optional().meta({ ...props.kind, description: 'validation | operation | agent (request and persistence are the system\'s own)' }),
+    status: z.unknown().optional().meta({ ...props.status, description: 'queued | active | done | error' }),
+    label: z.unknown().optional().meta({ ...props.label, description: 'What was observably done, ≤ 120 characters; never reasoning.' }),
+    detail: z.unknown().optional().meta({ ...props.detail, description: 'Optional, ≤ 500 characters.' }),
+  }).meta({ required: ['draftId', ...ACTIVITY_INPUT_SCHEMA.required], additionalProperties: false });
+  server.registerTool('report_activity', {
+    description: 'Report one observable activity on a draft for its viewers (the Build view\'s feed): what you are validating, which operation you apply, or an agent status. A concise account of actions and results, never chain-of-thought; unknown fields are refused with every problem listed. The draft keeps the newest 120 entries.',
+    inputSchema: activityArgs,
+  }, (async (a: Record<string, unknown>) => guarded(async () => {
+    const { draftId: id, ...report } = a;
+    if (typeof id !== 'string') throw new WeftError('BAD_REQUEST', 'draftId must be a draft id.', { path: '/draftId' });
+    const entry = await reportActivity(ctx, p, id, report);
+    return reply(`Recorded activity ${entry.id} on "${id}".`, { activity: entry as unknown as Json });
+  })) as never);
 
   defineTool(server, 'get_preview', {
     description: `The draft rendered to HTML (the real renderer). With app:true the reply embeds it as the MCP Apps resource ${PREVIEW_URI}/<draftId>.`,
