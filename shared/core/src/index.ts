@@ -16,6 +16,8 @@ export type { UrlKind } from './url.ts';
 export { isAllowedUrl } from './url.ts';
 export type { Catalog, CatalogEntry, ChildrenPolicy, JSONSchema } from './catalog/types.ts';
 export { createCatalog, defaultCatalog } from './catalog/catalog.ts';
+export type { ManifestFile } from './catalog/manifest.ts';
+export { catalogManifests, componentManifest } from './catalog/manifest.ts';
 export type { EntryDef } from './catalog/builtin.ts';
 export { defineEntry, BUILTIN_ENTRIES, ICON_NAMES } from './catalog/builtin.ts';
 export type { PropDef } from './catalog/schema.ts';

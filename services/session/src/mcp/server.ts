@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ACTIVITY_INPUT_SCHEMA, defaultCatalog } from '@weft/core';
+import { ACTIVITY_INPUT_SCHEMA, catalogManifests, defaultCatalog } from '@weft/core';
 import type { Draft, Json, Op, SurfaceSection } from '@weft/core';
 import { diffSection, fromA2ui, fromJsonRender, toA2ui, toJsonRender } from '@weft/interop';
 import type { InteropNote } from '@weft/interop';
@@ -124,13 +124,18 @@ export function createWeftMcpServer(ctx: Ctx, principal: Principal): McpServer {
   }));
 
   defineTool(server, 'get_catalog', {
-    description: 'What a page may hold: the catalog prompt (components, props, bindings, functions, actions, the op format) and the catalog entries with their JSON Schemas.',
-    inputSchema: {},
-  }, async () => guarded(async () => {
+    description: 'What a page may hold: the catalog prompt (components, props, bindings, functions, actions, the op format) and the catalog entries with their JSON Schemas. With manifests:true, also the per-component manifests (catalog/<Name>/catalog.json).',
+    inputSchema: {
+      catalogId: z.string().max(100).optional().describe('The catalog asked for, e.g. "weft@1"; an unknown one is refused naming the known catalogs.'),
+      manifests: z.boolean().optional(),
+    },
+  }, async (a) => guarded(async () => {
     const c = defaultCatalog;
+    if (a.catalogId !== undefined && a.catalogId !== c.id) throw new WeftError('NOT_FOUND', `No catalog ${JSON.stringify(a.catalogId)} here; known catalogs: ${c.id}.`, { path: '/catalogId', known: [c.id] });
     const prompt = catalogText(c);
     const entries = c.componentNames.map((n) => c.getEntry(n)!).map((e) => ({ name: e.name, group: e.group, description: e.description, props: e.props, required: e.required, children: e.children, example: e.example }));
-    return { content: [{ type: 'text', text: prompt }], structuredContent: { id: c.id, prompt, entries } };
+    const manifests = a.manifests ? { manifests: catalogManifests(c).map((f) => ({ path: f.path, text: f.text })) } : {};
+    return { content: [{ type: 'text', text: prompt }], structuredContent: { id: c.id, prompt, entries, ...manifests } };
   }));
 
   defineTool(server, 'import_surface', {
