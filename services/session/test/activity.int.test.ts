@@ -168,6 +168,8 @@ describe('activity: POST/GET /v1/drafts/:id/activity, report_activity, the draft
 
   it('the system records request entries for a turn and a persistence entry when the draft is restored from the log', async () => {
     const bot = await s.as('turn-bot', { turns: ['write'] }, 'agent');
+    // The SDK reports too (the same door).
+    expect((await bot.reportActivity('turns', { kind: 'agent', status: 'queued', label: 'Waiting for the brief' })).activity.actor).toBe('turn-bot');
     await bot.submit('turns', { opId: 't-1', turnId: 'landing', ops: [{ op: 'replace', path: '/title', value: 'Landing' }] });
     await bot.submit('turns', { opId: 't-2', turnId: 'landing', ops: { op: 'replace', path: '/title', value: 'Landing page' } as never });
     await bot.finishTurn('turns', 'landing');
@@ -175,7 +177,7 @@ describe('activity: POST/GET /v1/drafts/:id/activity, report_activity, the draft
     await s.admin.getDraft('turns'); // opens the room: restored from the log
     let system: Entry[] = [];
     for (let i = 0; i < 50; i++) {
-      system = (await list('turns', ADMIN)).filter((a) => a.actor === 'weft');
+      system = (await s.admin.activity('turns')).activities.filter((a) => a.actor === 'weft');
       if (system.some((a) => a.kind === 'persistence' && a.label.includes('version 2'))) break;
       await new Promise((r) => setTimeout(r, 50));
     }
