@@ -3,7 +3,6 @@ export type { Json, JsonObject, Draft, Section, SurfaceSection, SurfaceStyle, Co
 export { FUNCTION_NAMES, ACTION_NAMES, emptyDraft } from './draft.ts';
 export type { Refusal, Note, ErrorPayload, Result } from './errors.ts';
 export type { Step, StepKind } from './step.ts';
-export { readOpsField } from './step.ts';
 export { ErrorCode, Rule, ok, err } from './errors.ts';
 export type { Problem } from './problem.ts';
 export { Limits, isValidId } from './limits.ts';

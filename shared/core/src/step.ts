@@ -24,12 +24,3 @@ export interface Step {
   undoOf: number[];
 }
 
-/**
- * The `ops` field of a submission as every door reads it (the RFC's tolerant reader): an array
- * of ops, or one op object (`{"ops": {"op": …}}`) as a step of that one op. null otherwise.
- */
-export function readOpsField(v: unknown): unknown[] | null {
-  if (Array.isArray(v)) return v;
-  if (v !== null && typeof v === 'object' && Object.hasOwn(v, 'op') && typeof (v as { op: unknown }).op === 'string') return [v];
-  return null;
-}

@@ -15,3 +15,4 @@ export type {
 export type { SubmitMessage, Upstream, ResultMessage, YjsRefusalMessage, EpochMessage, Downstream } from './messages.ts';
 export { draftSubject, ALL_DRAFTS_SUBJECT, msgId } from './subjects.ts';
 export { scopeAllows } from './scopes.ts';
+export { readOpsField } from './ops-field.ts';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readOpsField } from '@weft/core';
+import { readOpsField } from '@weft/protocol';
 import type { Ctx } from '../context.ts';
 import type { StepResult, SubmitOutcome } from '../rooms/types.ts';
 import { WeftError } from './errors.ts';

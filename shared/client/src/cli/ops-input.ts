@@ -2,7 +2,7 @@
 // a JSON step {"opId"?, "ops": […], "turnId"?, "baseVersion"?}, or JSON Lines — every line an op
 // (one step) or every line a step (each submitted in order). Errors name the line.
 
-import { readOpsField } from '@weft/core';
+import { readOpsField } from '@weft/protocol';
 
 export interface InputStep { opId?: string; ops: unknown[]; turnId?: string; baseVersion?: number }
 export type StepsResult = { ok: true; steps: InputStep[] } | { ok: false; message: string };
