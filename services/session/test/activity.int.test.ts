@@ -27,7 +27,7 @@ describe('activity: POST/GET /v1/drafts/:id/activity, report_activity, the draft
   };
   const mine = async (draft: string) => (await list(draft)).filter((a) => a.actor === 'bot');
   beforeAll(async () => {
-    s = await startTestSession({}, undefined, () => [mcpExtension()]);
+    s = await startTestSession({ activityPerSecond: 100_000 }, undefined, () => [mcpExtension()]);
     for (const id of ['act', 'fuzz', 'turns']) await s.admin.createDraft(id);
     agent = (await s.admin.mintToken({ actor: { id: 'bot', kind: 'agent' }, scopes: { act: ['read', 'write'], fuzz: ['read', 'write'], turns: ['read', 'write'] } })).token;
     viewer = (await s.admin.mintToken({ actor: { id: 'ann', kind: 'human' }, scopes: { act: ['read'], fuzz: ['read'], turns: ['read'] } })).token;
@@ -165,6 +165,27 @@ describe('activity: POST/GET /v1/drafts/:id/activity, report_activity, the draft
       await client.close();
     }
   });
+
+  it('an actor reporting faster than WEFT_ACTIVITY_PER_SECOND gets 429 with Retry-After; another actor is not slowed', async () => {
+    const slow = await startTestSession({ activityPerSecond: 3 });
+    try {
+      await slow.admin.createDraft('rate');
+      const a = await slow.as('chatty', { rate: ['write'] }, 'agent');
+      const b = await slow.as('quiet', { rate: ['write'] }, 'agent');
+      const send = (token: string) => fetch(`${slow.url}/v1/drafts/rate/activity`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'agent', status: 'active', label: 'busy' }) });
+      const codes: number[] = [];
+      for (let i = 0; i < 6; i++) codes.push((await send(a.token)).status);
+      expect(codes.slice(0, 3)).toEqual([201, 201, 201]);
+      const limited = await send(a.token);
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(((await limited.json()) as { error: { code: string } }).error.code).toBe('RATE_LIMITED');
+      expect((await send(b.token)).status).toBe(201);
+      expect((await slow.admin.activity('rate')).activities.filter((x) => x.actor === 'chatty').length).toBe(codes.filter((c) => c === 201).length);
+    } finally {
+      await slow.close();
+    }
+  }, 60_000);
 
   it('the system records request entries for a turn and a persistence entry when the draft is restored from the log', async () => {
     const bot = await s.as('turn-bot', { turns: ['write'] }, 'agent');

@@ -8,6 +8,7 @@ import { clipActivityText, parseActivityInput, ActivityLimits } from '@weft/core
 import type { Activity, ActivityKind, ActivityStatus } from '@weft/core';
 import { activityEvent } from '@weft/protocol';
 import type { Ctx } from '../context.ts';
+import { TokenBucket } from '../rooms/rate-limit.ts';
 import { WeftError } from './errors.ts';
 import { requireScope } from './principal.ts';
 import type { Principal } from './principal.ts';
@@ -20,9 +21,23 @@ function publish(ctx: Ctx, draftId: string, a: Activity): void {
   ctx.sse.publish(draftId, null, [activityEvent(a, a.at)]);
 }
 
-/** An agent's report: write scope, the strict check (every problem listed), stored, streamed. */
+/** Token buckets per actor and draft, per service instance (a report is a write and a broadcast). */
+const buckets = new WeakMap<Ctx, Map<string, TokenBucket>>();
+function throttle(ctx: Ctx, p: Principal, draftId: string): void {
+  let m = buckets.get(ctx);
+  if (!m) buckets.set(ctx, (m = new Map()));
+  if (m.size > 10_000) m.clear(); // bounded: a full map only forgets who was recently busy
+  const key = `${draftId}\u0000${p.actor.id}`;
+  let b = m.get(key);
+  if (!b) m.set(key, (b = new TokenBucket(ctx.config.activityPerSecond, ctx.now())));
+  const wait = b.take(1, ctx.now());
+  if (wait > 0) throw new WeftError('RATE_LIMITED', `More than ${ctx.config.activityPerSecond} activity reports a second on this draft; report less often (retry after ${wait} ms).`, { retryAfterMs: wait });
+}
+
+/** An agent's report: write scope, the rate, the strict check (every problem listed), stored, streamed. */
 export async function reportActivity(ctx: Ctx, p: Principal, draftId: string, body: unknown): Promise<Activity> {
   requireScope(p, draftId, 'write');
+  throttle(ctx, p, draftId);
   const r = parseActivityInput(body);
   if (!r.ok) {
     throw new WeftError('BAD_REQUEST', `The activity report was not recorded: ${r.errors.map((e) => `${e.path || '(body)'} ${e.message}`).join('; ')}.`, { path: r.errors[0]!.path, errors: r.errors });
