@@ -9,6 +9,7 @@ import { Auth } from './commands/principal.ts';
 import { WeftError } from './commands/errors.ts';
 import { ActivityStore } from '@weft/store';
 import { recordActivity } from './commands/activity.ts';
+import type { SystemEntry } from './commands/activity.ts';
 import { registerActivity } from './http/activity.ts';
 import { registerAdmin } from './http/admin.ts';
 import { registerDrafts } from './http/drafts.ts';
@@ -63,8 +64,8 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
   const sse = new SseHub();
   const activity = deps.activity ?? new ActivityStore(deps.store.db);
   // The system's own activity entries need ctx, which is built below from everything here.
-  let system: ((draftId: string, e: Parameters<typeof recordActivity>[2]) => void) | null = null;
-  const record = (draftId: string, e: Parameters<typeof recordActivity>[2]): void => system?.(draftId, e);
+  let system: ((draftId: string, e: SystemEntry) => void) | null = null;
+  const record = (draftId: string, e: SystemEntry): void => system?.(draftId, e);
   const turns = new Turns();
   const listeners: ((steps: CommittedStep[]) => void)[] = [];
 

@@ -55,8 +55,11 @@ export async function listActivity(ctx: Ctx, p: Principal, draftId: string): Pro
   return ctx.activity.list(draftId);
 }
 
+/** What the system records about itself (its actor is SYSTEM_ACTOR, its time now). */
+export interface SystemEntry { kind: ActivityKind; status: ActivityStatus; label: string; detail?: string }
+
 /** A system entry, fire and forget: a failure is logged, never felt by the write it describes. */
-export function recordActivity(ctx: Ctx, draftId: string, e: { kind: ActivityKind; status: ActivityStatus; label: string; detail?: string }): void {
+export function recordActivity(ctx: Ctx, draftId: string, e: SystemEntry): void {
   const entry = {
     kind: e.kind, status: e.status, label: clipActivityText(e.label, ActivityLimits.label),
     ...(e.detail ? { detail: clipActivityText(e.detail, ActivityLimits.detail) } : {}), actor: SYSTEM_ACTOR, at: ctx.now(),
