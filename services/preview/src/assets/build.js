@@ -134,6 +134,9 @@
       var reader = res.body.getReader();
       var dec = new TextDecoder();
       var buf = '';
+      // Stored activity is read once this connection delivers its first event (it is then
+      // registered for live entries), so nothing written in between is missed; ids dedupe.
+      var first = true;
       var pump = function () {
         return reader.read().then(function (r) {
           if (r.done) throw new Error('stream ended');
@@ -143,6 +146,7 @@
             var chunk = buf.slice(0, i); buf = buf.slice(i + 2);
             var data = chunk.split('\n').filter(function (l) { return l.indexOf('data:') === 0; }).map(function (l) { return l.slice(5).trim(); }).join('\n');
             if (data) { try { onEvent(JSON.parse(data)); } catch (e) { /* one bad event never stops the feed */ } }
+            if (data && first) { first = false; loadActivity(); }
           }
           return pump();
         });
@@ -388,7 +392,6 @@
         document.dispatchEvent(new CustomEvent('weft:ready', { detail: { token: token, write: canWrite, actor: t.actor || { id: 'you', kind: 'human' } } }));
         stream(0);
         loadVersions();
-        loadActivity();
         // Tickets last 10 minutes: the frame keeps streaming; a reload after that needs a new one.
       })
       .catch(function (e) { signOut(e.message); });
