@@ -6,6 +6,7 @@ import * as m0001 from './2026_11_29_000001_init.ts';
 import * as m0002 from './2026_11_29_000002_step_kind.ts';
 import * as m0003 from './2026_12_01_000003_published_version.ts';
 import * as m0004 from './2026_12_01_000004_leases.ts';
+import * as m0005 from './2026_12_01_000005_activity.ts';
 import * as m0006 from './2026_12_01_000006_runs.ts';
 import * as m0007 from './2026_12_01_000007_webhooks.ts';
 
@@ -14,6 +15,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_29_000002_step_kind': m0002,
   '2026_12_01_000003_published_version': m0003,
   '2026_12_01_000004_leases': m0004,
+  '2026_12_01_000005_activity': m0005,
   '2026_12_01_000006_runs': m0006,
   '2026_12_01_000007_webhooks': m0007,
 };

@@ -7,8 +7,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '@weft/core';
+import type { Draft } from '@weft/core';
 import { WeftHttpClient, WeftPeer } from '@weft/client';
-import { parseBriefRequest, scopedBrief } from './brief-request.ts';
+import { parseBriefRequest, scopeProblem, scopedBrief } from './brief-request.ts';
 import type { BriefScope } from './brief-request.ts';
 import { buildFromBrief } from './model-builder.ts';
 import type { BuildReport } from './model-builder.ts';
@@ -82,14 +83,11 @@ export function agentHandler(deps: AgentDeps): Handler {
 
     // The caller's token must read the draft and write it: asked of the session, answered as it answers.
     const http = new WeftHttpClient(base(), token);
-    const denied = await checkWrite(http, draftId);
-    if (denied) return sendJson(res, denied.status, { error: denied.error });
-
-    // RFC 000 (click-to-scope): a scope that is not on the page is refused before the model runs.
-    if (scope) {
-      const d = (await http.getDraft(draftId)).draft;
-      if (scopedPart(d, scope) === null) return sendJson(res, 400, { error: { code: 'BAD_REQUEST', message: `The scope is not on the page: ${scope.componentId ? `no component "${scope.componentId}" in` : 'no'} section "${scope.sectionId}". Pick the part again, or clear the scope.`, path: scope.componentId ? '/scope/componentId' : '/scope/sectionId' } });
-    }
+    const checked = await checkWrite(http, draftId);
+    if ('error' in checked) return sendJson(res, checked.status, { error: checked.error });
+    // Before the model runs: a scope must name a part that is on the page now.
+    const off = scopeProblem(checked.draft, scope);
+    if (off) return sendJson(res, 400, { error: { code: 'BAD_REQUEST', message: off.message, path: off.path } });
     if (active.size >= maxRuns) return fail(res, 'RATE_LIMITED', `The agent already runs ${maxRuns} briefs; retry when one has finished.`);
 
     const runId = `run-${randomUUID().slice(0, 12)}`;
@@ -215,19 +213,19 @@ function runResult(r: BuildReport): Record<string, number | string> {
   return { rounds: r.rounds, written: n('applied') + n('repaired'), repaired: n('repaired'), refusedSteps: n('refused') + n('unreadable') + n('over-budget'), acceptance: Math.round(r.acceptance * 1000) / 1000, stoppedBy: r.stoppedBy, notes: r.said.length };
 }
 
-/** null when the token may write the draft; else the session's own refusal (status and error). */
-async function checkWrite(http: WeftHttpClient, draftId: string): Promise<{ status: number; error: { code: string; message: string } } | null> {
-  const asked = async (method: string, path: string): Promise<{ status: number; error: { code: string; message: string } | null }> => {
+/** The draft when the token may write it; else the session's own refusal (status and error). */
+async function checkWrite(http: WeftHttpClient, draftId: string): Promise<{ draft: Draft } | { status: number; error: { code: string; message: string } }> {
+  const asked = async (method: string, path: string): Promise<{ status: number; body: unknown; error: { code: string; message: string } | null }> => {
     const r = await fetch(http.baseUrl + path, { method, headers: { authorization: `Bearer ${http.token}` } });
     const j = (await r.json().catch(() => null)) as { error?: { code: string; message: string } } | null;
-    return { status: r.status, error: r.ok ? null : (j?.error ?? { code: 'INTERNAL', message: `the session answered ${r.status}` }) };
+    return { status: r.status, body: j, error: r.ok ? null : (j?.error ?? { code: 'INTERNAL', message: `the session answered ${r.status}` }) };
   };
   const read = await asked('GET', `/v1/drafts/${encodeURIComponent(draftId)}`);
   if (read.error) return { status: read.status, error: read.error };
   // Finishing a turn that was never opened needs write and changes nothing: 404 "no open turn"
   // means the scope is there; 403 is the session's refusal.
   const write = await asked('POST', `/v1/drafts/${encodeURIComponent(draftId)}/turns/probe-${randomUUID().slice(0, 12)}/finish`);
-  if (write.status === 404 || !write.error) return null;
+  if (write.status === 404 || !write.error) return { draft: (read.body as { draft: Draft }).draft };
   return { status: write.status, error: write.error };
 }
 

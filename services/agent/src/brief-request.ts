@@ -34,11 +34,22 @@ export function scopePointer(scope: BriefScope): string {
   return `/sections/${seg(scope.sectionId)}${scope.componentId ? `/components/${seg(scope.componentId)}` : ''}`;
 }
 
-/** The scoped part as it is now, or null when the draft no longer has it. */
+/** The scoped part as it is now, or null when the draft no longer has it (own keys only: a
+ *  scope "constructor" is no part). */
 export function scopedPart(draft: Draft, scope: BriefScope): unknown {
-  const s = draft.sections[scope.sectionId];
+  const s = Object.hasOwn(draft.sections, scope.sectionId) ? draft.sections[scope.sectionId] : undefined;
   if (!s) return null;
-  return scope.componentId ? (s.components[scope.componentId] ?? null) : s;
+  if (!scope.componentId) return s;
+  return Object.hasOwn(s.components, scope.componentId) ? s.components[scope.componentId]! : null;
+}
+
+/** Why a scope cannot be used on this draft (RFC 20c: "the API refuses a scope that is not on
+ *  the page (400) before the model runs"), with the pointer of the field to fix; null if it can. */
+export function scopeProblem(draft: Draft, scope: BriefScope | undefined): { path: string; message: string } | null {
+  if (!scope || scopedPart(draft, scope) !== null) return null;
+  const onPage = Object.hasOwn(draft.sections, scope.sectionId);
+  if (!onPage) return { path: '/scope/sectionId', message: `The draft has no section "${scope.sectionId}" (sections: ${draft.order.join(', ') || 'none'}); pick a part that is on the page, or clear the scope.` };
+  return { path: '/scope/componentId', message: `Section "${scope.sectionId}" has no component "${scope.componentId}"; pick a part that is on the page, or clear the scope.` };
 }
 
 const MAX_PART_JSON = 12_000;

@@ -7,6 +7,10 @@ import { createLogger, probes } from '@weft/ops';
 import type { Ctx, Deps } from './context.ts';
 import { Auth } from './commands/principal.ts';
 import { WeftError } from './commands/errors.ts';
+import { ActivityStore } from '@weft/store';
+import { recordActivity } from './commands/activity.ts';
+import type { SystemEntry } from './commands/activity.ts';
+import { registerActivity } from './http/activity.ts';
 import { registerAdmin } from './http/admin.ts';
 import { registerDrafts } from './http/drafts.ts';
 import { registerExport } from './http/export.ts';
@@ -67,6 +71,10 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
   const log = deps.log ?? createLogger({ service: 'session' });
   const metrics = sessionMetrics(deps.registry);
   const sse = new SseHub();
+  const activity = deps.activity ?? new ActivityStore(deps.store.db);
+  // The system's own activity entries need ctx, which is built below from everything here.
+  let system: ((draftId: string, e: SystemEntry) => void) | null = null;
+  const record = (draftId: string, e: SystemEntry): void => system?.(draftId, e);
   const turns = new Turns();
   const listeners: ((steps: CommittedStep[]) => void)[] = [];
   const webhooks = new WebhookStore(deps.store.db);
@@ -98,6 +106,7 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
         if (started.length > 0) {
           deps.sessions.openTurn({ id: `${s.draftId}/${s.turnId}`, draftId: s.draftId, sessionId: s.sessionId, actorId: s.actor })
             .catch((e: unknown) => log.warn('turn audit open failed', { error: String(e) }));
+          record(s.draftId, { kind: 'request', status: 'active', label: `Turn ${s.turnId} by ${s.actor} started`, detail: `first step at version ${s.version}` });
         }
         events.push(...started);
         turns.record(s.draftId, s.turnId, s.version, s.ops.length, s.notes.length, s.refused.length);
@@ -133,6 +142,8 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
     relay.opened(room.draftId, room.committedVersion);
     // This node took the draft over: its room publishes to the viewers here from now on.
     followers?.drop(room.draftId);
+    // A new draft has nothing to restore.
+    if (room.committedVersion > 0) record(room.draftId, { kind: 'persistence', status: 'done', label: `Restored from the log at version ${room.committedVersion}` });
   });
   rooms.onClosed((id) => relay.closed(id));
   relay.start();
@@ -158,16 +169,19 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
     deps.sessions.finishTurn(`${draftId}/${turnId}`, { opCount: done.summary['ops'] ?? 0, summary: done.summary })
       .catch((e: unknown) => log.warn('turn audit finish failed', { error: String(e) }));
     hooks.turnFinished({ draftId, turnId, actor: done.actor, actorKind: done.actorKind, version: room?.committedVersion ?? 0, summary: done.summary }, now());
+    const n = (k: string): number => done.summary[k] ?? 0;
+    record(draftId, { kind: 'request', status: 'done', label: `Turn ${turnId} by ${done.actor} finished`, detail: `${n('steps')} step(s), ${n('ops')} op(s), ${n('repairs')} repair(s), ${n('refused')} refused, up to version ${n('lastVersion')}` });
     return done.summary;
   };
   const sessions = new SessionManager(deps.sessions, now, config.sessionIdleMs, (draftId, turnIds) => {
     for (const t of turnIds) finishTurn(draftId, t);
   });
   const ctx: Ctx = {
-    config, store: deps.store, tokens: deps.tokens, sessions, bus: deps.bus, now, log,
+    config, store: deps.store, tokens: deps.tokens, activity, sessions, bus: deps.bus, now, log,
     auth: new Auth(config.adminToken, deps.tokens, now), rooms, sse, turns, metrics, finishTurn, ownership, followers, notify, webhooks,
     runs: new Runs(),
   };
+  system = (draftId, e) => recordActivity(ctx, draftId, e);
   // Runs left running by a process that ended (single node: nobody else can be running them).
   if (!ownership) void interruptRuns(ctx).catch((e: unknown) => log.warn('closing interrupted runs failed', { error: String(e) }));
   metrics.gauge('weft_rooms_open', 'Drafts loaded in memory', () => rooms.size);
@@ -190,6 +204,7 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
   registerExport(router, ctx);
   registerRuns(router, ctx);
   registerWebhooks(router, ctx);
+  registerActivity(router, ctx);
 
   const upgraders: ((req: IncomingMessage, socket: Duplex, head: Buffer) => boolean)[] = [];
   for (const ext of extensions) {

@@ -12,6 +12,7 @@ export const sessionEnv = {
   WEFT_ADMIN_TOKEN: optional('Admin bearer token (never printed); unset = generated, kept under WEFT_DATA_DIR and printed', { secret: true }),
   WEFT_OPS_PER_TURN: int('Op budget of one agent turn', 500, 1),
   WEFT_OPS_PER_SECOND: int('Ops per second per actor and draft', 20, 1),
+  WEFT_ACTIVITY_PER_SECOND: int('Activity reports per second per actor and draft (POST /v1/drafts/:id/activity, MCP report_activity)', 10, 1),
   WEFT_SESSION_IDLE_MS: int('Close a build session after this idle time, ms', 30 * 60_000, 1000),
   WEFT_MAX_BODY_BYTES: int('Largest request body or Yjs update, bytes', 512 * 1024, 1024),
   WEFT_MAX_BATCH: int('Most steps per group commit', 64, 1),
@@ -31,6 +32,8 @@ export interface SessionConfig {
   /** RFC budgets: ops per agent turn and ops per second per session. */
   readonly opsPerTurn: number;
   readonly opsPerSecond: number;
+  /** Activity reports per second per actor and draft. */
+  readonly activityPerSecond: number;
   readonly sessionIdleMs: number;
   /** Largest HTTP body / Yjs update accepted, bytes. */
   readonly maxBodyBytes: number;
@@ -51,6 +54,7 @@ export interface SessionConfig {
 const fromEnv = (e: EnvValues<typeof sessionEnv>): Omit<SessionConfig, 'webhookAllowPrivate'> => ({
   port: e.PORT, host: e.HOST, databaseUrl: e.DATABASE_URL, natsUrl: e.NATS_URL, dataDir: e.WEFT_DATA_DIR,
   adminToken: e.WEFT_ADMIN_TOKEN, opsPerTurn: e.WEFT_OPS_PER_TURN, opsPerSecond: e.WEFT_OPS_PER_SECOND,
+  activityPerSecond: e.WEFT_ACTIVITY_PER_SECOND,
   sessionIdleMs: e.WEFT_SESSION_IDLE_MS, maxBodyBytes: e.WEFT_MAX_BODY_BYTES, maxBatch: e.WEFT_MAX_BATCH,
   compactAfterStructs: e.WEFT_COMPACT_AFTER_STRUCTS,
   nodeId: e.WEFT_NODE_ID, nodeUrl: e.WEFT_NODE_URL, leaseMs: e.WEFT_LEASE_MS,

@@ -1,7 +1,7 @@
 import type { Bus } from '@weft/bus';
 import type { AgUiEvent } from '@weft/protocol';
 import type { Logger, Registry } from '@weft/ops';
-import type { EventStore, SessionStore, TokenStore, WebhookStore } from '@weft/store';
+import type { ActivityStore, EventStore, SessionStore, TokenStore, WebhookStore } from '@weft/store';
 import type { SessionConfig } from './config.ts';
 import type { Auth } from './commands/principal.ts';
 import type { SseHub } from './live/sse.ts';
@@ -27,6 +27,8 @@ export interface Deps {
   log?: Logger;
   /** Metrics registry shared with the process's other services; default the session's own. */
   registry?: Registry;
+  /** Observable activity per draft; default one on the event store's database. */
+  activity?: ActivityStore;
 }
 
 /** Everything a route handler needs; built once by `build()`. */
@@ -34,6 +36,8 @@ export interface Ctx {
   config: SessionConfig;
   store: EventStore;
   tokens: TokenStore;
+  /** Observable activity per draft (commands/activity.ts). */
+  activity: ActivityStore;
   sessions: SessionManager;
   bus: Bus;
   now: () => number;

@@ -116,7 +116,7 @@ describe('live collaboration over Hocuspocus', () => {
     expect(ok).toMatchObject({ type: 'result', ok: true });
     const bad = await p.submit([{ op: 'replace', path: '/sections/nope/catalog', value: 'x' }]);
     expect(bad.ok).toBe(true);
-    expect(bad.refused[0]).toMatchObject({ code: 'VALIDATION_FAILED', rule: 'path_not_found' });
+    expect(bad.refused[0]).toMatchObject({ code: 'VALIDATION_FAILED', rule: 'missing_section' });
     await until(() => p.draft().title === 'Via WS');
     p.close();
   });

@@ -1,4 +1,4 @@
-import type { Draft, ErrorPayload, Op } from '@weft/core';
+import type { Activity, ActivityInput, Draft, ErrorPayload, Op } from '@weft/core';
 import { Transport } from './transport.ts';
 import type { TransportOptions } from './transport.ts';
 import type {
@@ -122,6 +122,15 @@ export class WeftHttpClient {
   }
   finishTurn(draftId: string, turnId: string): Promise<{ turnId: string; summary: Record<string, number> }> {
     return this.request('POST', `/v1/drafts/${encodeURIComponent(draftId)}/turns/${encodeURIComponent(turnId)}/finish`, {});
+  }
+  /** One observable activity entry for the draft's viewers (docs/api.md "Activity"). Not retried:
+   *  a report has no idempotency key, and a lost one is better than a doubled one. */
+  reportActivity(draftId: string, activity: ActivityInput): Promise<{ activity: Activity }> {
+    return this.request('POST', `/v1/drafts/${encodeURIComponent(draftId)}/activity`, activity);
+  }
+  /** The draft's stored activity, oldest first (the newest 120). */
+  activity(draftId: string): Promise<{ activities: Activity[] }> {
+    return this.request('GET', `/v1/drafts/${encodeURIComponent(draftId)}/activity`);
   }
 
   /** Webhooks (admin token): the answer holds the signing secret, shown only this once. */

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -123,6 +123,31 @@ describe('weft (the CLI) end to end', () => {
     const cat = await weft(['catalog', 'prompt']);
     expect(cat.code).toBe(0);
     expect(cat.out).toContain('Heading');
+  });
+
+  it('catalog manifests (written and printed) are the checked-in catalog/ files; the prompt is asked by catalog id, an unknown id refused', async () => {
+    const out = join(dir, 'manifests');
+    const w = await weft(['catalog', 'manifests', '--out', out]);
+    expect(w.code, w.err).toBe(0);
+    expect(w.out).toMatch(/^wrote \d+ manifest file\(s\) of weft@1 to /);
+    const checkedIn = join(ROOT, 'catalog');
+    const names = readdirSync(checkedIn).filter((n) => n !== 'catalog.json').sort();
+    expect(readdirSync(out).filter((n) => n !== 'catalog.json').sort()).toEqual(names);
+    expect(names.length).toBeGreaterThan(30);
+    for (const f of ['catalog.json', ...names.map((n) => `${n}/catalog.json`)]) expect([f, readFileSync(join(out, f), 'utf8')]).toEqual([f, readFileSync(join(checkedIn, f), 'utf8')]);
+    const printed = JSON.parse((await weft(['catalog', 'manifests'])).out) as { id: string; files: Record<string, { name: string }> };
+    expect(printed.id).toBe('weft@1');
+    expect(printed.files['Heading/catalog.json']).toEqual(JSON.parse(readFileSync(join(checkedIn, 'Heading/catalog.json'), 'utf8')));
+
+    const prompt = await weft(['catalog', 'prompt', '--catalog-id', 'weft@1']);
+    expect(prompt.code).toBe(0);
+    expect(prompt.out).toContain('# Building a Weft page (catalog weft@1)');
+    expect(prompt.out).toBe((await weft(['catalog', 'prompt'])).out);
+    const blog = await weft(['catalog', 'prompt', '--catalog-id', 'blog@1']);
+    expect(blog).toMatchObject({ code: 1, err: expect.stringContaining('known catalogs: weft@1') });
+    expect((await weft(['catalog', 'manifests', '--catalog-id', 'blog@1', '--out', join(dir, 'blog')])).code).toBe(1);
+    expect(existsSync(join(dir, 'blog'))).toBe(false);
+    expect((await weft(['catalog', 'prompt', '--catalog-id', '../x'])).code).toBe(2);
   });
 
   it('hostile and mistaken input: a clear message, a non-zero exit, nothing written', async () => {

@@ -33,6 +33,8 @@ export const Rule = {
   invalid_op: 'The op is not an RFC 6902 operation of a known shape.',
   test_failed: 'A `test` op did not match.',
   invalid_section: 'The section is not of a known kind or shape.',
+  unknown_catalog: 'The section names a catalog this server does not have (its components could not be judged).',
+  missing_section: 'The op writes into a section that does not exist yet; held while a later op may add it.',
   invalid_surface: 'A surface fence in prose is not closed, has a bad info string or a line that is not one JSON value, or reuses a fence id.',
   invalid_id: 'An id does not match [a-z][a-z0-9-]{0,40} or does not match its key.',
   duplicate_id: 'The id is already used in this surface.',
@@ -91,6 +93,11 @@ export const RULE_KIND = {
   invalid_op: 'emission',
   test_failed: 'contract',
   invalid_section: 'emission',
+  // Written before its section: the same op sent after it passes, so the model is asked again.
+  missing_section: 'emission',
+  // A catalog this server does not have: its components cannot be judged, so asking again for the
+  // same surface changes nothing (the catalog id must change).
+  unknown_catalog: 'contract',
   invalid_surface: 'emission',
   invalid_id: 'emission',
   duplicate_id: 'contract',

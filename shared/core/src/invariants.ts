@@ -14,7 +14,8 @@ import type { Problem } from './problem.ts';
 /** Problems that only wait for a later op (RFC status: held steps). */
 // double_parent: a move written add-first (a Yjs transaction's events, a model's step) waits for the
 // later op that takes the child out of its old parent.
-export const HOLDABLE_RULES: ReadonlySet<Rule> = new Set<Rule>(['missing_root', 'missing_child', 'unreachable', 'double_parent']);
+// missing_section: a component (or a prop of one) written before the op that adds its section.
+export const HOLDABLE_RULES: ReadonlySet<Rule> = new Set<Rule>(['missing_root', 'missing_child', 'unreachable', 'double_parent', 'missing_section']);
 
 const SECTION_KEYS = new Set(['id', 'kind', 'catalog', 'components', 'data', 'style']);
 const COMPONENT_KEYS = new Set(['id', 'component', 'props', 'children', 'visible']);
@@ -33,15 +34,19 @@ export function componentPath(sid: string, cid: string): string {
   return `/sections/${escapeSegment(sid)}/components/${escapeSegment(cid)}`;
 }
 
-/** The section object itself: id, kind, catalog, style, and the types of data/components. */
-export function checkSectionShell(s: unknown, key: string): Problem | null {
+/** The section object itself: id, kind, catalog (one the server has), style, and the types of
+ *  data/components. */
+export function checkSectionShell(s: unknown, key: string, catalog: Catalog = defaultCatalog): Problem | null {
   const at = sectionPath(key);
   if (!isObj(s)) return { rule: 'invalid_section', path: at, message: `section "${key}" must be an object {id, kind:"surface", catalog, components, data}` };
   if (!isValidId(key) || s['id'] !== key) {
     return { rule: 'invalid_id', path: at, message: `section id must match [a-z][a-z0-9-]{0,40} and equal its key "${key}"; got ${JSON.stringify(s['id'])}` };
   }
   if (s['kind'] !== 'surface') return { rule: 'invalid_section', path: `${at}/kind`, message: `section "${key}" must have kind "surface"` };
-  if (typeof s['catalog'] !== 'string' || s['catalog'].length > 100) return { rule: 'invalid_section', path: `${at}/catalog`, message: `section "${key}" needs catalog "<theme>@<major>", e.g. "weft@1"` };
+  if (typeof s['catalog'] !== 'string' || s['catalog'].length > 100) return { rule: 'invalid_section', path: `${at}/catalog`, message: `section "${key}" needs catalog "<theme>@<major>", e.g. "${catalog.id}"` };
+  // Refused, not flagged (docs/catalog.md "The catalog id"): components can only be judged
+  // against the catalog the surface was written for, and this server has no other.
+  if (s['catalog'] !== catalog.id) return { rule: 'unknown_catalog', path: `${at}/catalog`, message: `section "${key}" names the catalog ${JSON.stringify(s['catalog'].slice(0, 100))}, which this server does not have; known catalogs: ${catalog.id}. Write "catalog":"${catalog.id}"` };
   if (!isObj(s['components'])) return { rule: 'invalid_section', path: `${at}/components`, message: `components of "${key}" must be an object keyed by component id` };
   if (!isObj(s['data'])) return { rule: 'invalid_section', path: `${at}/data`, message: `data of "${key}" must be a JSON object` };
   for (const k of Object.keys(s)) {
@@ -231,7 +236,7 @@ export function checkSurfaceProps(s: SurfaceSection, sid: string, catalog: Catal
 /** Every problem of one surface (shell, tree, data, props), plus unknown-component notes. */
 export function validateSurface(s: unknown, sid: string, catalog: Catalog = defaultCatalog): { problems: Problem[]; notes: Problem[] } {
   const notes: Problem[] = [];
-  const shell = checkSectionShell(s, sid);
+  const shell = checkSectionShell(s, sid, catalog);
   if (shell) return { problems: [shell], notes };
   const sec = s as SurfaceSection;
   const problems = checkSurfaceTree(sec, sid, catalog, notes);

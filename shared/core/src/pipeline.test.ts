@@ -44,7 +44,20 @@ describe('applyStep: apply and refuse', () => {
   it('[path_not_found] refuses paths outside the draft model or missing', () => {
     expect(step([{ op: 'replace', path: '/id', value: 'x' }]).refused[0]!.rule).toBe('path_not_found');
     expect(step([{ op: 'remove', path: `${H}/nope` }]).refused[0]!.rule).toBe('path_not_found');
-    expect(step([{ op: 'add', path: '/sections/nope/data/x', value: 1 }]).refused[0]!.rule).toBe('path_not_found');
+    // Into a section that is not there: missing_section (held for a later op of the step, then refused).
+    expect(step([{ op: 'add', path: '/sections/nope/data/x', value: 1 }]).refused[0]!.rule).toBe('missing_section');
+  });
+  it('[unknown_catalog] a section naming a catalog the server lacks is refused at its catalog, naming the known ones', () => {
+    const blog = { id: 'blog', kind: 'surface', catalog: 'blog@1', data: {}, components: { root: { id: 'root', component: 'Stack' } } };
+    expect(step([{ op: 'add', path: '/sections/blog', value: blog }]).refused).toEqual([{
+      code: 'VALIDATION_FAILED', rule: 'unknown_catalog', path: '/sections/blog/catalog', index: 0,
+      message: expect.stringContaining('known catalogs: weft@1'),
+    }]);
+    expect(step([{ op: 'replace', path: '/sections/hero/catalog', value: 'weft@2' }]).refused[0]!.rule).toBe('unknown_catalog');
+    // Left out, it is filled with the catalog's id (a repair note), never guessed from another name.
+    const filled = step([{ op: 'add', path: '/sections/bare', value: { id: 'bare', kind: 'surface', data: {}, components: { root: { id: 'root', component: 'Stack' } } } }]);
+    expect(filled.refused).toEqual([]);
+    expect(filled.d.sections['bare']!.catalog).toBe('weft@1');
   });
   it('[test_failed] a failing test op is refused', () => {
     expect(step([{ op: 'test', path: '/title', value: 'other' }]).refused[0]!.rule).toBe('test_failed');
@@ -179,6 +192,18 @@ describe('applyStep: held steps', () => {
     expect(r.refused.map((x) => x.index)).toEqual([0, 1, 2, 3]);
     expect(r.refused[3]!.message).toContain('3 surfaces are already waiting');
     expect(r.refused[0]!.message).toContain('held');
+  });
+  it('[held] components written before their section wait for it and land after it (missing_section)', () => {
+    const faq = { id: 'faq', kind: 'surface', catalog: 'weft@1', data: {}, components: { root: { id: 'root', component: 'Stack', children: ['q1', 'q2'] } } };
+    const q = (id: string) => ({ op: 'add', path: `/sections/faq/components/${id}`, value: { id, component: 'Heading', props: { text: id } } });
+    const r = step([q('q1'), q('q2'), spoil, { op: 'add', path: '/sections/faq', value: faq }]);
+    expect(r.refused.map((x) => x.index)).toEqual([2]);
+    expect(r.applied.map((o) => o.path)).toEqual(['/sections/faq', '/order/-', '/sections/faq/components/q1', '/sections/faq/components/q2']);
+    expect(r.d.sections['faq']!.components['root']!.children).toEqual(['q1', 'q2']);
+    // The section never comes: refused with the rule, saying it was held.
+    const lone = step([q('q1')]);
+    expect(lone.refused).toEqual([expect.objectContaining({ rule: 'missing_section', path: '/sections/faq/components/q1', message: expect.stringContaining('held') })]);
+    expect(lone.d.sections['faq']).toBeUndefined();
   });
   it('[held] maxHeld 0 disables holding (and the whole-step try)', () => {
     const r = step([{ op: 'add', path: `${H}/cta`, value: cta }, { op: 'add', path: `${H}/root/children/-`, value: 'cta' }], heroDraft(), { maxHeld: 0 });

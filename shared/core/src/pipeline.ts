@@ -155,7 +155,7 @@ function runCheck(d: Draft, c: Check, catalog: Catalog, out: Problem[]): void {
   const s = d.sections[c.sid]!;
   switch (c.k) {
     case 'shell':
-      return pushIf(out, checkSectionShell(s, c.sid));
+      return pushIf(out, checkSectionShell(s, c.sid, catalog));
     case 'data':
       return pushIf(out, checkData(s, c.sid));
     case 'tree':
@@ -212,7 +212,7 @@ function applyPrepared(d: Draft, p: Prepared, undo: Op[][], checks: Check[]): Pr
   const mark = undo.length;
   for (const po of p.ops) {
     const scope = checksFor(po.segs, checks) ?? (po.from ? checksFor(po.from, checks) : null);
-    const problem = scope ?? (po.op.op === 'add' && isNewEntity(d, po.segs) ? duplicate(po) : null);
+    const problem = scope ?? missingSection(d, po) ?? (po.op.op === 'add' && isNewEntity(d, po.segs) ? duplicate(po) : null);
     const r = problem ? null : applyParsed(d, po.op, po.segs, po.from);
     if (problem || !r!.ok) {
       undoAll(d, undo.splice(mark));
@@ -277,6 +277,15 @@ function isNewEntity(d: Draft, segs: readonly string[]): boolean {
     return s !== undefined && s.components !== null && typeof s.components === 'object' && Object.hasOwn(s.components, segs[3]!);
   }
   return false;
+}
+
+/** A write into a section that is not there yet: it may come in a later op (held, RFC "Held
+ *  steps"), unlike a missing component, whose add is what the write would be. */
+function missingSection(d: Draft, po: PreparedOp): Problem | null {
+  const segs = po.segs;
+  if (segs[0] !== 'sections' || segs.length < 3 || po.op.op === 'remove' || po.op.op === 'test') return null;
+  if (d.sections === null || typeof d.sections !== 'object' || Object.hasOwn(d.sections, segs[1]!)) return null;
+  return { rule: 'missing_section', path: po.op.path, message: `section "${segs[1]}" does not exist; add /sections/${segs[1]} (with its root) in the same step or before this op` };
 }
 
 function duplicate(po: PreparedOp): Problem {
@@ -364,6 +373,13 @@ function applyWhole(draft: Draft, ops: readonly unknown[], catalog: Catalog, pol
   return { applied: acc.applied, inverse, notes: acc.notes, refused: acc.refused };
 }
 
+/** The order a held group is tried in: held ops first (cur completes them), except those that
+ *  wait for their section, which go after cur (cur may be the section). */
+function around(held: readonly Prepared[], cur: Prepared): Prepared[] {
+  const late = held.filter((h) => h.held?.rule === 'missing_section');
+  return late.length === 0 ? [...held, cur] : [...held.filter((h) => !late.includes(h)), cur, ...late];
+}
+
 /** Held ops wait in chains, one per surface: the cap counts chains, not the ops of one chain. */
 const chainOf = (p: Prepared): string => p.sids[0] ?? '';
 
@@ -439,13 +455,13 @@ function stepOps(draft: Draft, ops: unknown[], catalog: Catalog, maxHeld: number
     if (held.length > 0) {
       let related = held.filter((h) => h.sids.some((s) => sids.includes(s)));
       if (related.length > 0) {
-        groupAttempt = attempt(draft, [...related, cur], catalog);
+        groupAttempt = attempt(draft, around(related, cur), catalog);
         if (!groupAttempt.ok) {
           // Once more without the held ops the problems point at (they wait for something else).
           const spoil = spoilers(related, groupAttempt.problems);
           if (spoil.size > 0 && spoil.size < related.length) {
             const fewer = related.filter((h) => !spoil.has(h));
-            const again = attempt(draft, [...fewer, cur], catalog);
+            const again = attempt(draft, around(fewer, cur), catalog);
             if (again.ok) {
               related = fewer;
               groupAttempt = again;
@@ -453,7 +469,7 @@ function stepOps(draft: Draft, ops: unknown[], catalog: Catalog, maxHeld: number
           }
         }
         if (groupAttempt.ok) {
-          commit(acc, [...related, cur], groupAttempt);
+          commit(acc, around(related, cur), groupAttempt);
           held = held.filter((h) => !related.includes(h));
           continue;
         }

@@ -23,3 +23,4 @@ export interface Step {
   kind: StepKind;
   undoOf: number[];
 }
+

@@ -1,5 +1,6 @@
 // A2UI v0.9 → Weft: messages applied in order into raw surfaces, then converted (PROTOCOLS.md §5).
 import type { Json, JsonObject, SurfaceSection } from '@weft/core';
+import { defaultCatalog } from '@weft/core';
 import { messageKind, readA2uiInput } from './a2ui-read.ts';
 import { convertSurface } from './a2ui-surface.ts';
 import type { RawSurface } from './a2ui-surface.ts';
@@ -13,11 +14,13 @@ export interface FromA2uiOptions {
   sectionId?: string;
   /** Import only this surface; the others are skipped with a note. */
   surfaceId?: string;
-  /** The `catalog` recorded on the section (default `basic@1`). */
+  /** The `catalog` recorded on the section (default `weft@1`). */
   catalog?: string;
 }
 
-export const DEFAULT_IMPORT_CATALOG = 'basic@1';
+/** Converted components are ours (Heading, Stack, …), so the section names our catalog, which the
+ *  pipeline checks it against; A2UI's `basic` catalog is what they were converted from. */
+export const DEFAULT_IMPORT_CATALOG = defaultCatalog.id;
 
 /** Applies messages to raw surfaces; shared by fromA2ui and A2uiStream. */
 export class A2uiSurfaces {

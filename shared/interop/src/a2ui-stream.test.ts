@@ -31,7 +31,7 @@ describe('A2uiStream: a live A2UI agent builds through the op pipeline', () => {
     expect(s.notes.map((n) => n.code)).toContain('components-buffered');
     // Root arrives: the surface goes out whole, with its root, in one op.
     const root = s.push({ version: 'v0.9', updateComponents: { surfaceId: 'live', components: [{ id: 'root', component: 'Column', children: ['a', 'b', 'c'] }] } });
-    expect(root).toEqual([{ op: 'add', path: '/sections/live', value: { id: 'live', kind: 'surface', catalog: 'basic@1', data: {}, components: {
+    expect(root).toEqual([{ op: 'add', path: '/sections/live', value: { id: 'live', kind: 'surface', catalog: 'weft@1', data: {}, components: {
       b: { id: 'b', component: 'Text', props: { text: 'B' } },
       a: { id: 'a', component: 'Text', props: { text: 'A' } },
       root: { id: 'root', component: 'Stack', children: ['a', 'b'] },

@@ -223,7 +223,7 @@ export function toStep(v: Json): Step | undefined {
   if (Array.isArray(v)) return v.length > 0 && v.every(isOp) ? { ops: v } : undefined;
   if (!isObject(v)) return undefined;
   if (Array.isArray(v['ops'])) return { ops: v['ops'] };
-  if (isOp(v['ops'])) return { ops: [v['ops']!] };
+  if (isOp(v['ops'])) return { ops: [v['ops']!] }; // {"ops": {one op}}, as the doors read it too (readOpsField in @weft/protocol)
   if (typeof v['say'] === 'string') return { say: v['say'] };
   if (v['done'] === true) return { done: true };
   if (isOp(v)) return { ops: [v] };

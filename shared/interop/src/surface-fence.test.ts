@@ -4,7 +4,7 @@ import { checkBodySurfaces, findSurfaceFences, parseSurfaceFence } from './surfa
 const body = [
   'Our plans changed this year. Here is what you pay:',
   '',
-  '```surface {"id":"pricing","catalog":"blog@1"}',
+  '```surface {"id":"pricing","catalog":"weft@1"}',
   '{"data":{"billing":"monthly"}}',
   '{"id":"root","component":"Stack","children":["switch","note"]}',
   '{"id":"switch","component":"Toggle","props":{"options":["monthly","yearly"],"value":{"path":"/billing"}}}',
@@ -12,7 +12,7 @@ const body = [
   '```',
   '',
   '````md',
-  '```surface {"id":"inside","catalog":"blog@1"}',
+  '```surface {"id":"inside","catalog":"weft@1"}',
   '{"id":"root","component":"Stack"}',
   '```',
   '````',
@@ -26,7 +26,7 @@ describe('surface fences in markdown', () => {
   it('finds ``` and ~~~ fences, not fences inside other code blocks', () => {
     const fences = findSurfaceFences(body);
     expect(fences.map((f) => [f.info, f.closed, f.startLine])).toEqual([
-      ['surface {"id":"pricing","catalog":"blog@1"}', true, 2],
+      ['surface {"id":"pricing","catalog":"weft@1"}', true, 2],
       ['surface {"id":"tilde"}', true, 15],
     ]);
   });
@@ -36,7 +36,7 @@ describe('surface fences in markdown', () => {
     const r = parseSurfaceFence(f?.body ?? '', f?.info ?? '');
     expect(r.errors).toEqual([]);
     expect(r.complete).toBe(true);
-    expect(r.section).toMatchObject({ id: 'pricing', catalog: 'blog@1', data: { billing: 'monthly' } });
+    expect(r.section).toMatchObject({ id: 'pricing', catalog: 'weft@1', data: { billing: 'monthly' } });
     expect(Object.keys(r.section.components)).toEqual(['root', 'switch', 'note']);
   });
 

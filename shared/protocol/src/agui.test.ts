@@ -1,6 +1,6 @@
 import { EventSchemas } from '@ag-ui/core/schemas';
 import { describe, expect, it } from 'vitest';
-import { readerActionEvent, refusedEvent, repairsEvent, runFinished, runStarted, stateDelta, stateSnapshot } from './agui.ts';
+import { activityEvent, readerActionEvent, refusedEvent, repairsEvent, runFinished, runStarted, stateDelta, stateSnapshot } from './agui.ts';
 
 // The events we emit must parse with AG-UI's own schemas, not only with our types.
 describe('AG-UI events we emit', () => {
@@ -12,6 +12,7 @@ describe('AG-UI events we emit', () => {
     refusedEvent([{ code: 'VALIDATION_FAILED', rule: 'cycle', kind: 'contract', path: '/p', message: 'm', index: 0 }], meta, 1),
     runStarted('d', 't1', meta, 1),
     runFinished('d', 't1', { ops: 3 }, meta, 1),
+    activityEvent({ id: '7', kind: 'agent', status: 'done', label: 'Added the hero', detail: 'one section', at: 1, actor: 'bot' }, 1),
     readerActionEvent({ name: 'budget', surfaceId: 'trip', sourceComponentId: 'days', timestamp: '2026-01-01T00:00:00.000Z', context: { '/days': 6 } }, ['/days'], meta, 1),
   ];
   for (const ev of cases) {

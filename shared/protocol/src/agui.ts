@@ -1,4 +1,4 @@
-import type { Json, Note, Op, Refusal } from '@weft/core';
+import type { Activity, Json, Note, Op, Refusal } from '@weft/core';
 
 // The AG-UI 1.0 events Weft emits (PROTOCOLS.md §2). AG-UI has no sequence field: the draft
 // version rides in the SSE `id:` and in `metadata.weft`.
@@ -63,6 +63,8 @@ export const CustomEventName = {
   action: 'weft.action',
   /** Someone asked to stop a run (POST …/runs/:runId/cancel); the agent ends it. */
   runCancel: 'weft.run.cancel',
+  /** One observable activity entry (reported by an agent or recorded by the system). */
+  activity: 'weft.activity',
 } as const;
 export type CustomEventName = (typeof CustomEventName)[keyof typeof CustomEventName];
 
@@ -95,6 +97,11 @@ export interface ReaderAction {
 /** A reader action on the draft's stream and bus; `written` lists the data paths the server set. */
 export function readerActionEvent(action: ReaderAction, written: string[], meta: WeftEventMeta, now: number): CustomEvent {
   return { type: 'CUSTOM', name: CustomEventName.action, value: { ...action, written } as unknown as Json, timestamp: now, metadata: { weft: meta } };
+}
+
+/** An activity entry for the draft's viewers (no version: it changes nothing in the draft). */
+export function activityEvent(a: Activity, now: number): CustomEvent {
+  return { type: 'CUSTOM', name: CustomEventName.activity, value: a as unknown as Json, timestamp: now };
 }
 
 export function runStarted(draftId: string, turnId: string, meta: WeftEventMeta, now: number): RunStartedEvent {

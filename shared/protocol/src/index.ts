@@ -1,7 +1,7 @@
 export { PROTOCOL_VERSION, AG_UI_VERSION } from './version.ts';
 export { CloseCode, closeCodeFor } from './close-codes.ts';
 export {
-  CustomEventName, stepEvents, stateSnapshot, stateDelta, repairsEvent, refusedEvent, runStarted, runFinished, readerActionEvent,
+  CustomEventName, stepEvents, stateSnapshot, stateDelta, repairsEvent, refusedEvent, runStarted, runFinished, readerActionEvent, activityEvent,
 } from './agui.ts';
 export type {
   AgUiEvent, StateSnapshotEvent, StateDeltaEvent, RunStartedEvent, RunFinishedEvent, RunErrorEvent,
@@ -24,3 +24,4 @@ export type {
   WebhookPayload, WebhookMessage, WebhookActor, CreateWebhookRequest, CreateWebhookResponse, WebhookEndpointView, WebhookDeliveryView,
   WebhookDeliveryStatus, WebhookAttemptView, WebhookDeliveriesResponse, VersionCommittedData, TurnFinishedData, StepRefusedData, WebhookDataByType, LoggedStepLike,
 } from './webhooks.ts';
+export { readOpsField } from './ops-field.ts';

@@ -9,6 +9,7 @@ import { EventStore } from './event-store.ts';
 import { TokenStore } from './token-store.ts';
 import { SessionStore } from './session-store.ts';
 import { loadDraft } from './load-draft.ts';
+import { ActivityStore } from './activity-store.ts';
 
 export interface StoreHandle { db: Kysely<DB>; close(): Promise<void> }
 
@@ -305,7 +306,10 @@ export function runStoreContract(name: string, factory: () => Promise<StoreHandl
       const sid = uid('s');
       await sessions.openSession({ id: sid, draftId: id, actorId: 'u1' });
       await sessions.openTurn({ id: uid('t'), draftId: id, sessionId: sid, actorId: 'u1' });
+      const activity = new ActivityStore(h.db);
+      expect(await activity.append(id, { kind: 'agent', status: 'done', label: 'built', actor: 'u1', at: 1 })).not.toBeNull();
       expect(await store.deleteDraft(id)).toBe(true);
+      expect(await activity.list(id)).toEqual([]);
       expect(await store.getDraft(id)).toBeNull();
       expect(await store.readSteps(id)).toEqual([]);
       expect(await store.listSnapshots(id)).toEqual([]);
@@ -315,6 +319,22 @@ export function runStoreContract(name: string, factory: () => Promise<StoreHandl
       expect((await store.readSteps(other)).length).toBe(1);
       expect((await store.createDraft({ id, title: 'Again', createdBy: 'u1' })).ok).toBe(true);
       expect((await store.append(id, 0, [step(uid('op'))])).ok).toBe(true);
+    });
+
+    it('activity: appends in order with store ids and keeps only the newest 120 per draft; none for a missing draft', async () => {
+      const activity = new ActivityStore(h.db);
+      const id = await newDraft();
+      const other = await newDraft();
+      await activity.append(other, { kind: 'request', status: 'done', label: 'other', actor: 'weft', at: 5 });
+      const first = await activity.append(id, { kind: 'validation', status: 'active', label: 'checking', detail: 'props of hero', actor: 'bot', at: 1_700_000_000_123 });
+      expect(first).toEqual({ id: expect.stringMatching(/^\d+$/), kind: 'validation', status: 'active', label: 'checking', detail: 'props of hero', actor: 'bot', at: 1_700_000_000_123 });
+      for (let i = 1; i <= 130; i++) await activity.append(id, { kind: 'operation', status: 'done', label: `op ${i}`, actor: 'bot', at: i });
+      const kept = await activity.list(id);
+      expect(kept).toHaveLength(120);
+      expect(kept.map((a) => a.label)).toEqual(Array.from({ length: 120 }, (_, i) => `op ${i + 11}`));
+      expect(kept.every((a, i) => i === 0 || Number(a.id) > Number(kept[i - 1]!.id))).toBe(true);
+      expect((await activity.list(other)).map((a) => a.label)).toEqual(['other']);
+      expect(await activity.append(uid('missing'), { kind: 'agent', status: 'done', label: 'x', actor: 'bot', at: 1 })).toBeNull();
     });
   });
 }

@@ -1,5 +1,7 @@
-export type { DB, DraftsTable, EventsTable, SnapshotsTable, TokensTable, SessionsTable, TurnsTable, RunsTable, RunEventsTable, WebhookEndpointsTable, WebhookDeliveriesTable, WebhookCursorTable } from './schema.ts';
+export type { DB, DraftsTable, EventsTable, SnapshotsTable, TokensTable, SessionsTable, TurnsTable, RunsTable, RunEventsTable, WebhookEndpointsTable, WebhookDeliveriesTable, WebhookCursorTable, ActivityTable } from './schema.ts';
 export { RunStore } from './run-store.ts';
+export { ActivityStore } from './activity-store.ts';
+export type { NewActivity } from './activity-store.ts';
 export { connectPostgres } from './connect-postgres.ts';
 export type { Connection, ConnectOptions } from './connect-postgres.ts';
 export { DamagedDataDir, openPGlite } from './pglite.ts';

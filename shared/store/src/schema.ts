@@ -151,6 +151,18 @@ export interface WebhookCursorTable {
   position: Int8;
 }
 
+/** Migration 000005: observable activity, the newest 120 per draft. */
+export interface ActivityTable {
+  draft_id: string;
+  seq: ColumnType<string | number, never, never>;
+  kind: string;
+  status: string;
+  label: string;
+  detail: string | null;
+  actor: string;
+  at: Int8;
+}
+
 export interface DB {
   drafts: DraftsTable;
   events: EventsTable;
@@ -163,5 +175,6 @@ export interface DB {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_cursor: WebhookCursorTable;
+  activity: ActivityTable;
 }
 

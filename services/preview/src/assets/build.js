@@ -44,10 +44,12 @@
     var li = el('li', 'wb-item wb-' + (item.kind || 'info') + (item.mine ? ' wb-mine' : ''));
     var top = el('div', 'wb-item-top');
     top.appendChild(el('span', 'wb-who', item.actor || 'system'));
+    if (item.badge) top.appendChild(el('span', 'wb-badge wb-badge-' + item.status, item.badge));
     top.appendChild(el('span', 'wb-what', item.title || ''));
     if (item.version) top.appendChild(el('span', 'wb-v', 'v' + item.version));
     top.appendChild(el('time', 'wb-time', time(item.at)));
     li.appendChild(top);
+    if (item.body) li.appendChild(el('div', 'wb-body', item.body));
     (item.lines || []).slice(0, 6).forEach(function (l) {
       var row = el('div', 'wb-line');
       if (l.path) row.appendChild(el('code', 'wb-path', l.path));
@@ -55,9 +57,35 @@
       li.appendChild(row);
     });
     if ((item.lines || []).length > 6) li.appendChild(el('div', 'wb-line wb-muted', '… ' + (item.lines.length - 6) + ' more'));
-    // History (from the log) goes below what the live stream already showed.
-    if (item.history) feed.appendChild(li); else feed.insertBefore(li, feed.firstChild);
+    // History (the log's steps, the stored activity) goes below what the live stream already
+    // showed, newest first: two histories load side by side, so each item finds its place by time.
+    var at = typeof item.at === 'number' ? item.at : (Date.parse(item.at) || 0);
+    li.setAttribute('data-at', String(at));
+    if (item.history) {
+      var after = null;
+      for (var c = feed.lastElementChild; c && c.hasAttribute('data-history') && Number(c.getAttribute('data-at')) < at; c = c.previousElementSibling) after = c;
+      li.setAttribute('data-history', '');
+      feed.insertBefore(li, after);
+    } else feed.insertBefore(li, feed.firstChild);
     while (feed.children.length > 300) feed.removeChild(feed.lastChild);
+  }
+
+  // ---- reported activity (docs/api.md "Activity"): agents' validation / operation / agent
+  // entries and the system's request / persistence ones; the draft keeps the newest 120.
+  var activitySeen = {};
+  function addActivity(a, history) {
+    if (!a || typeof a.id !== 'string' || activitySeen[a.id]) return;
+    activitySeen[a.id] = true;
+    addFeed({
+      kind: 'act', actor: a.actor === 'weft' ? 'system' : a.actor, title: '', body: a.label, at: a.at, history: history,
+      badge: a.kind + ' · ' + a.status, status: a.status, lines: a.detail ? [{ text: a.detail }] : [],
+    });
+  }
+  function loadActivity() {
+    fetch(api + '/activity', { headers: auth(), cache: 'no-store' })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (j) { if (j && Array.isArray(j.activities)) j.activities.forEach(function (a) { addActivity(a, true); }); })
+      .catch(function () { /* the live stream still shows new entries */ });
   }
 
   function isOrderBookkeeping(n) { return n.rule === 'rewrote_path' && /^\/order\/(-|\d+)$/.test(n.path || ''); }
@@ -89,6 +117,7 @@
         else if (ev.name === 'weft.refused') addFeed({ kind: 'refused', actor: meta.actor, title: 'refused ' + ev.value.length + ' op' + (ev.value.length === 1 ? '' : 's'), version: v, at: ev.timestamp, lines: ev.value.map(function (r) { return { path: r.path, text: r.message }; }) });
         else if (ev.name === 'weft.presence') hooks.setPresence(ev.value);
         else if (ev.name === 'weft.ghost') hooks.ghost(ev.value);
+        else if (ev.name === 'weft.activity') addActivity(ev.value, false);
         break;
     }
   }
@@ -107,6 +136,9 @@
       var reader = res.body.getReader();
       var dec = new TextDecoder();
       var buf = '';
+      // Stored activity is read once this connection delivers its first event (it is then
+      // registered for live entries), so nothing written in between is missed; ids dedupe.
+      var first = true;
       var pump = function () {
         return reader.read().then(function (r) {
           if (r.done) throw new Error('stream ended');
@@ -116,6 +148,7 @@
             var chunk = buf.slice(0, i); buf = buf.slice(i + 2);
             var data = chunk.split('\n').filter(function (l) { return l.indexOf('data:') === 0; }).map(function (l) { return l.slice(5).trim(); }).join('\n');
             if (data) { try { onEvent(JSON.parse(data)); } catch (e) { /* one bad event never stops the feed */ } }
+            if (data && first) { first = false; loadActivity(); }
           }
           return pump();
         });

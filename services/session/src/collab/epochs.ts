@@ -3,6 +3,7 @@ import type { Json } from '@weft/core';
 import { CloseCode } from '@weft/protocol';
 import { epochBase } from '@weft/ydoc';
 import type { Ctx } from '../context.ts';
+import { recordActivity } from '../commands/activity.ts';
 import { closeSocket } from './close-socket.ts';
 import { DraftDoc, structCount } from './draft-doc.ts';
 
@@ -60,8 +61,10 @@ export class Epochs {
     const next = DraftDoc.fresh(room, base);
     this.watch(next);
     const stored = ctx.store.startEpoch(room.epoch, { draftId: room.draftId, version: room.committedVersion, doc: structuredClone(room.draft) as unknown as Json, yState: base });
+    const version = room.committedVersion;
     room.commitAfter(stored.then((ok) => {
       if (!ok) throw new Error('the epoch was moved by another process');
+      recordActivity(ctx, room.draftId, { kind: 'persistence', status: 'done', label: `Saved a snapshot at version ${version} (Yjs epoch ${epoch})`, detail: 'editors reload the compacted document' });
     }));
     room.epoch = epoch;
     room.mirror = next;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readOpsField } from '@weft/protocol';
 import type { Ctx } from '../context.ts';
 import type { StepResult, SubmitOutcome } from '../rooms/types.ts';
 import { z } from 'zod';
@@ -13,7 +14,7 @@ const MAX_OPS = 1000;
 
 const OP_ID_MESSAGE = 'opId must be 1–128 characters of [A-Za-z0-9._:-]; reuse it only to retry the same change.';
 const TURN_ID_MESSAGE = 'turnId must be 1–128 characters of [A-Za-z0-9._:-].';
-const OPS_MESSAGE = 'ops must be a non-empty array of JSON Patch operations.';
+const OPS_MESSAGE = 'ops must be a non-empty array of JSON Patch operations (or one op object {"op":…,"path":…}).';
 
 /**
  * The envelope `{ opId, baseVersion?, turnId?, sessionId?, ops }` every door hands over (HTTP body,
@@ -26,8 +27,9 @@ export const SubmitBody = z.object({
     .meta({ description: 'When given, must equal the head version (409 VERSION_CONFLICT otherwise).' }),
   turnId: z.string({ error: TURN_ID_MESSAGE }).regex(OP_ID, { error: TURN_ID_MESSAGE }).optional(),
   sessionId: z.string({ error: 'sessionId must be a string.' }).optional(),
-  ops: z.array(z.unknown().meta({ description: 'A JSON Patch op (RFC 6902). Each is repaired or refused on its own (`refused`), never a 400.' }), { error: OPS_MESSAGE })
-    .min(1, { error: OPS_MESSAGE }).max(MAX_OPS, { error: `At most ${MAX_OPS} ops per request.` }),
+  // One op object is a step of one op, as the RFC's reader reads it (every door comes through here).
+  ops: z.preprocess((v) => readOpsField(v) ?? v, z.array(z.unknown().meta({ description: 'A JSON Patch op (RFC 6902). Each is repaired or refused on its own (`refused`), never a 400. One op object is read as a list of that op.' }), { error: OPS_MESSAGE })
+    .min(1, { error: OPS_MESSAGE }).max(MAX_OPS, { error: `At most ${MAX_OPS} ops per request.` })),
 }, { error: 'Send { "opId": string, "baseVersion"?: number, "turnId"?: string, "ops": [ …JSON Patch ops ] }.' }).meta({ id: 'SubmitBody' });
 export type SubmitBody = z.output<typeof SubmitBody>;
 

@@ -57,7 +57,7 @@ describe('MCP over streamable HTTP (SDK client against a real session)', () => {
   it('lists every tool of the door', async () => {
     const { tools } = await writer.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
-      'close_build_session', 'export_code', 'export_surface', 'get_catalog', 'get_draft', 'get_preview', 'import_surface', 'open_build_session', 'patch_draft', 'undo_turn',
+      'close_build_session', 'export_code', 'export_surface', 'get_catalog', 'get_draft', 'get_preview', 'import_surface', 'open_build_session', 'patch_draft', 'report_activity', 'undo_turn',
     ]);
     const patch = tools.find((t) => t.name === 'patch_draft')!;
     expect(patch.inputSchema.required).toEqual(expect.arrayContaining(['session', 'ops']));

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { defaultCatalog } from '@weft/core';
+import { ACTIVITY_INPUT_SCHEMA, catalogManifests, defaultCatalog } from '@weft/core';
 import type { Draft, Json, Op, SurfaceSection } from '@weft/core';
 import { diffSection, fromA2ui, fromJsonRender, toA2ui, toJsonRender } from '@weft/interop';
 import type { InteropNote } from '@weft/interop';
@@ -18,6 +18,7 @@ import type { Principal } from '../commands/principal.ts';
 import { outcomeOrThrow, parseSubmit, submit } from '../commands/submit.ts';
 import { undoRedo } from '../commands/undo.ts';
 import { exportCode } from '../commands/export.ts';
+import { reportActivity } from '../commands/activity.ts';
 import { catalogText } from './catalog-text.ts';
 import { defineTool } from './define-tool.ts';
 import { formatSessionHandle, parseSessionHandle } from './session-handle.ts';
@@ -70,7 +71,7 @@ function previewHtml(draft: Draft): { html: string; notes: RenderNote[] } {
   return { html, notes };
 }
 
-async function submitOps(ctx: Ctx, p: Principal, id: string, input: { ops: unknown[]; baseVersion?: number | undefined; sessionId?: string; turnId?: string | undefined; opId?: string | undefined }) {
+async function submitOps(ctx: Ctx, p: Principal, id: string, input: { ops: unknown; baseVersion?: number | undefined; sessionId?: string; turnId?: string | undefined; opId?: string | undefined }) {
   const body = parseSubmit({
     opId: input.opId ?? `mcp-${randomUUID()}`, ops: input.ops,
     ...(input.baseVersion === undefined ? {} : { baseVersion: input.baseVersion }),
@@ -101,7 +102,8 @@ export function createWeftMcpServer(ctx: Ctx, principal: Principal): McpServer {
     inputSchema: {
       session: z.string().describe('The handle from open_build_session.'),
       rev: z.number().int().min(0).optional(),
-      ops: z.array(z.unknown()).min(1).describe('JSON Patch ops, e.g. {"op":"add","path":"/sections/hero","value":{…}}'),
+      // One op object is read as a step of one op (the RFC's reader), as over HTTP.
+      ops: z.union([z.array(z.unknown()).min(1), z.record(z.string(), z.unknown())]).describe('JSON Patch ops, e.g. [{"op":"add","path":"/sections/hero","value":{…}}]; one op object is a step of that op'),
       turnId: z.string().optional().describe('Group several calls into one agent turn (RUN_STARTED … RUN_FINISHED).'),
       opId: z.string().optional().describe('Idempotency key: retry with the same opId and ops.'),
     },
@@ -132,13 +134,18 @@ export function createWeftMcpServer(ctx: Ctx, principal: Principal): McpServer {
   }));
 
   defineTool(server, 'get_catalog', {
-    description: 'What a page may hold: the catalog prompt (components, props, bindings, functions, actions, the op format) and the catalog entries with their JSON Schemas.',
-    inputSchema: {},
-  }, async () => guarded(async () => {
+    description: 'What a page may hold: the catalog prompt (components, props, bindings, functions, actions, the op format) and the catalog entries with their JSON Schemas. With manifests:true, also the per-component manifests (catalog/<Name>/catalog.json).',
+    inputSchema: {
+      catalogId: z.string().max(100).optional().describe('The catalog asked for, e.g. "weft@1"; an unknown one is refused naming the known catalogs.'),
+      manifests: z.boolean().optional(),
+    },
+  }, async (a) => guarded(async () => {
     const c = defaultCatalog;
+    if (a.catalogId !== undefined && a.catalogId !== c.id) throw new WeftError('NOT_FOUND', `No catalog ${JSON.stringify(a.catalogId)} here; known catalogs: ${c.id}.`, { path: '/catalogId', known: [c.id] });
     const prompt = catalogText(c);
     const entries = c.componentNames.map((n) => c.getEntry(n)!).map((e) => ({ name: e.name, group: e.group, description: e.description, props: e.props, required: e.required, children: e.children, example: e.example }));
-    return { content: [{ type: 'text', text: prompt }], structuredContent: { id: c.id, prompt, entries } };
+    const manifests = a.manifests ? { manifests: catalogManifests(c).map((f) => ({ path: f.path, text: f.text })) } : {};
+    return { content: [{ type: 'text', text: prompt }], structuredContent: { id: c.id, prompt, entries, ...manifests } };
   }));
 
   defineTool(server, 'import_surface', {
@@ -217,6 +224,26 @@ export function createWeftMcpServer(ctx: Ctx, principal: Principal): McpServer {
     const r = (await undoRedo(ctx, p, a.draftId, 'undo', 'turn', `mcp-undo-${randomUUID()}`)) as Record<string, unknown>;
     return reply(`Undone: version ${String(r['version'])}.`, { draftId: a.draftId, ...r });
   }));
+
+  // Args pass through zod untouched (loose, all optional) so the one strict check lists EVERY
+  // problem in Weft's own error shape; the advertised JSON Schema is that check's schema.
+  const props = ACTIVITY_INPUT_SCHEMA.properties;
+  const activityArgs = z.looseObject({
+    draftId,
+    kind: z.unknown().optional().meta({ ...props.kind, description: 'validation | operation | agent (request and persistence are the system\'s own)' }),
+    status: z.unknown().optional().meta({ ...props.status, description: 'queued | active | done | error' }),
+    label: z.unknown().optional().meta({ ...props.label, description: 'What was observably done, ≤ 120 characters; never reasoning.' }),
+    detail: z.unknown().optional().meta({ ...props.detail, description: 'Optional, ≤ 500 characters.' }),
+  }).meta({ required: ['draftId', ...ACTIVITY_INPUT_SCHEMA.required], additionalProperties: false });
+  server.registerTool('report_activity', {
+    description: 'Report one observable activity on a draft for its viewers (the Build view\'s feed): what you are validating, which operation you apply, or an agent status. A concise account of actions and results, never chain-of-thought; unknown fields are refused with every problem listed. The draft keeps the newest 120 entries.',
+    inputSchema: activityArgs,
+  }, (async (a: Record<string, unknown>) => guarded(async () => {
+    const { draftId: id, ...report } = a;
+    if (typeof id !== 'string') throw new WeftError('BAD_REQUEST', 'draftId must be a draft id.', { path: '/draftId' });
+    const entry = await reportActivity(ctx, p, id, report);
+    return reply(`Recorded activity ${entry.id} on "${id}".`, { activity: entry as unknown as Json });
+  })) as never);
 
   defineTool(server, 'get_preview', {
     description: `The draft rendered to HTML (the real renderer). With app:true the reply embeds it as the MCP Apps resource ${PREVIEW_URI}/<draftId>.`,

@@ -10,6 +10,15 @@ describe('weft CLI arguments', () => {
     expect(!miss.ok && miss.message).toContain('--token');
     expect(parseArgs(['mcp', '--url', 'ftp://h', '--token', 't']).ok).toBe(false);
   });
+  it('catalog prompt and catalog manifests take --catalog-id (as <theme>@<major>) and --out', () => {
+    const env = { url: 'http://h', token: 't' };
+    expect(parseArgs(['catalog', 'prompt', '--catalog-id', 'weft@1'], env)).toEqual({ ok: true, command: { cmd: 'catalog', url: 'http://h', token: 't', catalogId: 'weft@1' } });
+    expect(parseArgs(['catalog', 'manifests', '--out', 'catalog'], env)).toEqual({ ok: true, command: { cmd: 'catalog-manifests', url: 'http://h', token: 't', out: 'catalog' } });
+    expect(parseArgs(['catalog', 'manifests'], env)).toEqual({ ok: true, command: { cmd: 'catalog-manifests', url: 'http://h', token: 't' } });
+    const bad = parseArgs(['catalog', 'prompt', '--catalog-id', 'weft'], env);
+    expect(!bad.ok && bad.message).toContain('<theme>@<major>');
+    expect(parseArgs(['catalog', 'prompt', '--out', 'x'], env).ok).toBe(false);
+  });
   it('token collects repeated --scope flags into the scopes map', () => {
     const r = parseArgs(['token', '--url', 'http://h', '--token', 'adm', '--actor', 'bot', '--scope', 'page:read,write', '--scope', '*:read', '--ttl', '3600']);
     expect(r).toEqual({ ok: true, command: { cmd: 'token', url: 'http://h', token: 'adm', actor: 'bot', kind: 'agent', scopes: { page: ['read', 'write'], '*': ['read'] }, ttl: 3600 } });

@@ -9,7 +9,8 @@ export type Format = 'a2ui' | 'json-render';
 
 export type Command =
   | ({ cmd: 'mcp' } & Conn)
-  | ({ cmd: 'catalog' } & Conn)
+  | ({ cmd: 'catalog'; catalogId?: string } & Conn)
+  | ({ cmd: 'catalog-manifests'; catalogId?: string; out?: string } & Conn)
   | ({ cmd: 'token'; actor: string; kind: 'agent' | 'human'; scopes: Scopes; ttl?: number } & Conn)
   | ({ cmd: 'token-revoke'; id: string } & Conn)
   | ({ cmd: 'draft-list' } & Conn)
@@ -36,7 +37,9 @@ export const USAGE = `weft — Weft command line
   weft tokens revoke <token id>      (admin token)
   weft import <draft> --file <path>|- --format a2ui|json-render [--section <id>] [--replace <id>]
   weft export <draft> --section <id> --format a2ui|json-render
-  weft catalog prompt                the catalog prompt the models get
+  weft catalog prompt [--catalog-id <id>]   the catalog prompt the models get (an unknown id is refused)
+  weft catalog manifests [--out <dir>] [--catalog-id <id>]
+        the per-component manifests (<dir>/<Name>/catalog.json); without --out, one JSON value
   weft mcp                           MCP server on stdio (relays to <url>/mcp)
   weft build-eval --model url=…,model=…[,key=…] [--model …] [--briefs <file>] [--out <dir>]
         rank models on the build briefs, in memory (or --url/--token); weft build-eval --help
@@ -54,14 +57,16 @@ const OPTIONS = {
   file: { type: 'string' }, 'op-id': { type: 'string' }, turn: { type: 'string' }, 'base-version': { type: 'string' },
   after: { type: 'string' }, limit: { type: 'string' }, follow: { type: 'boolean' },
   format: { type: 'string' }, section: { type: 'string' }, replace: { type: 'string' },
+  'catalog-id': { type: 'string' }, out: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 /** Command words (one or two) → the options each may take besides --url/--token/--json. */
 const COMMANDS: Record<string, { positional: number; options: string[] }> = {
   'mcp': { positional: 0, options: [] },
-  'catalog': { positional: 0, options: [] },
-  'catalog prompt': { positional: 0, options: [] },
+  'catalog': { positional: 0, options: ['catalog-id'] },
+  'catalog prompt': { positional: 0, options: ['catalog-id'] },
+  'catalog manifests': { positional: 0, options: ['catalog-id', 'out'] },
   'token': { positional: 0, options: ['actor', 'kind', 'scope', 'ttl'] },
   'tokens mint': { positional: 0, options: ['actor', 'kind', 'scope', 'ttl'] },
   'tokens revoke': { positional: 1, options: [] },
@@ -126,7 +131,14 @@ export function parseArgs(argv: readonly string[], env: { url?: string | undefin
       return { ok: true, command: { cmd: 'mcp', ...conn } };
     case 'catalog':
     case 'catalog prompt':
-      return { ok: true, command: { cmd: 'catalog', ...conn } };
+    case 'catalog manifests': {
+      const catalogId = str('catalog-id');
+      if (catalogId !== undefined && !/^[a-z][a-z0-9-]{0,60}@\d{1,6}$/.test(catalogId)) return fail(`--catalog-id is <theme>@<major>, e.g. weft@1; got "${catalogId}".`);
+      const id = catalogId === undefined ? {} : { catalogId };
+      if (name !== 'catalog manifests') return { ok: true, command: { cmd: 'catalog', ...conn, ...id } };
+      const out = str('out');
+      return { ok: true, command: { cmd: 'catalog-manifests', ...conn, ...id, ...(out === undefined ? {} : { out }) } };
+    }
     case 'token':
     case 'tokens mint': {
       const actor = str('actor');

@@ -1,7 +1,8 @@
 #!/usr/bin/env -S node --import tsx
 // `weft` entry: reads argv, WEFT_URL / WEFT_TOKEN and stdin once, then runs one command.
 // Run from the repo: `npx tsx shared/client/src/cli/main.ts <command> …` (or `npm run weft -- …`).
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { WeftError } from '../http-client.ts';
 import { parseArgs, USAGE } from './args.ts';
 import { CliError, run } from './commands.ts';
@@ -35,6 +36,7 @@ run(parsed.command, {
   out: (line) => void process.stdout.write(`${line}\n`),
   note: (line) => void process.stderr.write(`${line}\n`),
   read: (file) => (file === '-' ? readStdin() : readFile(file, 'utf8')),
+  write: async (file, text) => { await mkdir(dirname(file), { recursive: true }); await writeFile(file, text); },
   signal: abort.signal,
 }).then((code) => { process.exitCode = code; }, (e: unknown) => {
   const msg = e instanceof WeftError ? `${e.code}: ${e.payload.message}` : e instanceof CliError ? e.message : e instanceof Error ? e.message : String(e);

@@ -9,6 +9,10 @@ describe('weft submit input', () => {
     expect(parseOpsInput(JSON.stringify([op('a'), op('b')]))).toEqual({ ok: true, steps: [{ ops: [op('a'), op('b')] }] });
     expect(parseOpsInput(JSON.stringify({ opId: 'x', turnId: 't', ops: [op('a')] }))).toEqual({ ok: true, steps: [{ opId: 'x', turnId: 't', ops: [op('a')] }] });
     expect(parseOpsInput(JSON.stringify(op('a')))).toEqual({ ok: true, steps: [{ ops: [op('a')] }] });
+    // {"ops": {one op}} is a step of that op, as the server and the model reader read it.
+    expect(parseOpsInput(JSON.stringify({ opId: 'y', ops: op('a') }))).toEqual({ ok: true, steps: [{ opId: 'y', ops: [op('a')] }] });
+    expect(parseOpsInput(`${JSON.stringify({ ops: op('a') })}
+${JSON.stringify({ ops: [op('b')] })}`)).toEqual({ ok: true, steps: [{ ops: [op('a')] }, { ops: [op('b')] }] });
   });
 
   it('JSON Lines: all ops → one step; all steps → each in order', () => {

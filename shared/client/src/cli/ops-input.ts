@@ -2,15 +2,18 @@
 // a JSON step {"opId"?, "ops": […], "turnId"?, "baseVersion"?}, or JSON Lines — every line an op
 // (one step) or every line a step (each submitted in order). Errors name the line.
 
+import { readOpsField } from '@weft/protocol';
+
 export interface InputStep { opId?: string; ops: unknown[]; turnId?: string; baseVersion?: number }
 export type StepsResult = { ok: true; steps: InputStep[] } | { ok: false; message: string };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isStep = (v: unknown): v is Record<string, unknown> & { ops: unknown[] } => isObject(v) && Array.isArray(v['ops']);
+// {"ops": {one op}} is a step of one op, as the server reads it (readOpsField).
+const isStep = (v: unknown): v is Record<string, unknown> => isObject(v) && readOpsField(v['ops']) !== null;
 const isOp = (v: unknown): boolean => isObject(v) && typeof v['op'] === 'string';
 
-function toStep(v: Record<string, unknown> & { ops: unknown[] }, where: string): InputStep | string {
-  const s: InputStep = { ops: v['ops'] };
+function toStep(v: Record<string, unknown>, where: string): InputStep | string {
+  const s: InputStep = { ops: readOpsField(v['ops'])! };
   for (const [k, x] of Object.entries(v)) {
     if (k === 'ops') continue;
     if ((k === 'opId' || k === 'turnId') && typeof x === 'string') s[k] = x;
