@@ -50,7 +50,7 @@ describe('applyStep: apply and refuse', () => {
   it('[unknown_catalog] a section naming a catalog the server lacks is refused at its catalog, naming the known ones', () => {
     const blog = { id: 'blog', kind: 'surface', catalog: 'blog@1', data: {}, components: { root: { id: 'root', component: 'Stack' } } };
     expect(step([{ op: 'add', path: '/sections/blog', value: blog }]).refused).toEqual([{
-      code: 'VALIDATION_FAILED', rule: 'unknown_catalog', path: '/sections/blog/catalog', index: 0,
+      code: 'VALIDATION_FAILED', rule: 'unknown_catalog', kind: 'contract', path: '/sections/blog/catalog', index: 0,
       message: expect.stringContaining('known catalogs: weft@1'),
     }]);
     expect(step([{ op: 'replace', path: '/sections/hero/catalog', value: 'weft@2' }]).refused[0]!.rule).toBe('unknown_catalog');
