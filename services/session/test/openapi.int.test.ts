@@ -183,6 +183,23 @@ describe('OpenAPI document', () => {
     expect((await call('GET', '/metrics', { token: null })).text).toContain('weft_');
     expect((await call('GET', '/openapi.json', { token: null })).json.openapi).toMatch(/^3\.1/);
 
+    // Activity: an agent's report, every problem of a bad one listed, read back.
+    const report = { kind: 'agent', status: 'active', label: 'Writing the hero' };
+    expect((await call('POST', '/v1/drafts/{id}/activity', { token: alice, body: report })).json.activity).toMatchObject({ ...report, actor: 'alice' });
+    const bad = await call('POST', '/v1/drafts/{id}/activity', { token: alice, body: { kind: 'mood', status: 'done', label: 'x', chainOfThought: '…' } });
+    expect(bad.json.error.errors.length).toBeGreaterThanOrEqual(2);
+    expect((await call('POST', '/v1/drafts/{id}/activity', { token: alice, raw: '{"kind"' })).json.error.code).toBe('MALFORMED_JSON');
+    expect((await call('POST', '/v1/drafts/{id}/activity', { token: alice, raw: JSON.stringify({ pad: 'x'.repeat(9000) }) })).status).toBe(413);
+    expect((await call('POST', '/v1/drafts/{id}/activity', { token: reader, body: report })).status).toBe(403);
+    expect((await call('POST', '/v1/drafts/{id}/activity', { params: { id: 'nope' }, body: report })).status).toBe(404);
+    expect((await call('GET', '/v1/drafts/{id}/activity', { token: reader })).json.activities.some((a: Json) => a['label'] === report.label)).toBe(true);
+    expect((await call('GET', '/v1/drafts/{id}/activity', { params: { id: 'elsewhere' }, token: reader })).status).toBe(403);
+    expect((await call('GET', '/v1/drafts/{id}/activity', { params: { id: 'nope' } })).status).toBe(404);
+    // The per-actor rate (10 a second by default; the walk's clock is slow, so the window holds).
+    const reports: number[] = [];
+    for (let i = 0; i < 12; i++) reports.push((await call('POST', '/v1/drafts/{id}/activity', { token: bob, body: { ...report, label: `r${i}` } })).status);
+    expect(reports.at(-1)).toBe(429);
+
     // Webhooks (admin): an endpoint on `page`, a step refused whole queues a delivery for it.
     const hookBody = { url: 'http://127.0.0.1:9/hook', draftId: 'page', eventTypes: ['draft.step.refused'] };
     const hook = await call('POST', '/v1/webhooks', { body: hookBody });
