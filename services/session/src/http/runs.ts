@@ -32,9 +32,9 @@ export function registerRuns(router: Router, ctx: Ctx): void {
     sendJson(res, 201, await createRun(ctx, { draftId: id, actor: p.actor.id, ...r }));
   }, {
     summary: 'Open an agent run', tags: ['runs'], access: 'bearer', params: { id: DRAFT_PARAM }, body: CreateRunBody, bodyLimit: 64 * 1024,
-    description: 'Stores the run and sends `RUN_STARTED` with the brief as AG-UI `input` (`messages[0]`; scope and model in `forwardedProps`); the run\'s turn is open from now on. Needs `write`.',
+    description: 'Stores the run and sends `RUN_STARTED` with the brief as AG-UI `input` (`messages[0]`; scope and model in `forwardedProps`); the run\'s turn is open from now on. Needs `write`. 409 IDEMPOTENCY_CONFLICT: the draft has a run with this id; 429 RATE_LIMITED: 8 runs stream on the draft already.',
     errors: ['FORBIDDEN', 'NOT_FOUND', 'IDEMPOTENCY_CONFLICT', 'RATE_LIMITED'], responses: {
-      201: { description: 'The run, `running`. 409 IDEMPOTENCY_CONFLICT: the draft has a run with this id; 429 RATE_LIMITED: 8 runs stream on the draft already.', schema: RunView },
+      201: { description: 'The run, `running`.', schema: RunView },
     },
   });
 
@@ -66,9 +66,9 @@ export function registerRuns(router: Router, ctx: Ctx): void {
     sendJson(res, 202, { runId: params['runId'], cancelRequested: true });
   }, {
     summary: 'Stop a run (any writer)', tags: ['runs'], access: 'bearer', params: { id: DRAFT_PARAM, runId: RUN_PARAM },
-    description: 'Sends `CUSTOM weft.run.cancel`; the agent learns it at its next report and ends the run with `RUN_FINISHED { outcome: { type: "cancelled" } }`.',
+    description: 'Sends `CUSTOM weft.run.cancel`; the agent learns it at its next report and ends the run with `RUN_FINISHED { outcome: { type: "cancelled" } }`. 404: no running run by that id.',
     errors: ['FORBIDDEN', 'NOT_FOUND'], responses: {
-      202: { description: 'Asked. 404: no running run by that id.', schema: z.object({ runId: z.string(), cancelRequested: z.literal(true) }) },
+      202: { description: 'Asked.', schema: z.object({ runId: z.string(), cancelRequested: z.literal(true) }) },
     },
   });
 
