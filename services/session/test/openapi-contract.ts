@@ -9,7 +9,11 @@ import { ADMIN } from './helpers.ts';
 export const DOC_FILE = new URL('../../../docs/openapi.json', import.meta.url);
 export type Json = Record<string, any>;
 export type Answer = { status: number; type: string; text: string; json: any };
-export interface CallOptions { params?: Record<string, string>; token?: string | null; body?: unknown; raw?: string; headers?: Record<string, string>; query?: string }
+export interface CallOptions {
+  params?: Record<string, string>; token?: string | null; body?: unknown; raw?: string; headers?: Record<string, string>; query?: string;
+  /** A body sent as it is written (the request reaches the route before its body ends). */
+  stream?: ReadableStream<Uint8Array>;
+}
 export interface Contract {
   call(method: string, template: string, o?: CallOptions): Promise<Answer>;
   seen: Set<string>;
@@ -28,10 +32,10 @@ export function contract(doc: Json, baseUrl: string): Contract {
     const headers: Record<string, string> = { ...o.headers };
     const token = o.token === undefined ? ADMIN : o.token;
     if (token !== null) headers['authorization'] = `Bearer ${token}`;
-    const body = o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body));
+    const body = o.stream ?? o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body));
     if (body !== undefined) headers['content-type'] ??= 'application/json';
     const ac = new AbortController();
-    const res = await fetch(`${baseUrl}${path}${o.query ?? ''}`, { method, headers, body: body ?? null, signal: ac.signal });
+    const res = await fetch(`${baseUrl}${path}${o.query ?? ''}`, { method, headers, body: body ?? null, signal: ac.signal, ...(o.stream ? { duplex: 'half' } : {}) } as RequestInit);
     const type = res.headers.get('content-type') ?? '';
     let text = '';
     if (type.startsWith('text/event-stream')) {

@@ -11,7 +11,7 @@ import { undocumented } from '../src/http/openapi.ts';
 import { mcpExtension } from '../src/mcp/extension.ts';
 import { ADMIN, heroSection, startTestSession } from './helpers.ts';
 import { contract, DOC_FILE } from './openapi-contract.ts';
-import type { Contract, Json } from './openapi-contract.ts';
+import type { CallOptions, Contract, Json } from './openapi-contract.ts';
 import type { TestSession } from './helpers.ts';
 
 
@@ -184,20 +184,19 @@ describe('OpenAPI document', () => {
     expect((await call('GET', '/openapi.json', { token: null })).json.openapi).toMatch(/^3\.1/);
 
     // Activity: an agent's report, every problem of a bad one listed, read back.
-    const report = { kind: 'agent', status: 'active', label: 'Writing the hero' };
-    expect((await call('POST', '/v1/drafts/{id}/activity', { token: alice, body: report })).json.activity).toMatchObject({ ...report, actor: 'alice' });
+    const activityReport = { kind: 'agent', status: 'active', label: 'Writing the hero' };
+    expect((await call('POST', '/v1/drafts/{id}/activity', { token: alice, body: activityReport })).json.activity).toMatchObject({ ...activityReport, actor: 'alice' });
     const bad = await call('POST', '/v1/drafts/{id}/activity', { token: alice, body: { kind: 'mood', status: 'done', label: 'x', chainOfThought: '…' } });
     expect(bad.json.error.errors.length).toBeGreaterThanOrEqual(2);
     expect((await call('POST', '/v1/drafts/{id}/activity', { token: alice, raw: '{"kind"' })).json.error.code).toBe('MALFORMED_JSON');
     expect((await call('POST', '/v1/drafts/{id}/activity', { token: alice, raw: JSON.stringify({ pad: 'x'.repeat(9000) }) })).status).toBe(413);
-    expect((await call('POST', '/v1/drafts/{id}/activity', { token: reader, body: report })).status).toBe(403);
-    expect((await call('POST', '/v1/drafts/{id}/activity', { params: { id: 'nope' }, body: report })).status).toBe(404);
-    expect((await call('GET', '/v1/drafts/{id}/activity', { token: reader })).json.activities.some((a: Json) => a['label'] === report.label)).toBe(true);
-    expect((await call('GET', '/v1/drafts/{id}/activity', { params: { id: 'elsewhere' }, token: reader })).status).toBe(403);
+    expect((await call('POST', '/v1/drafts/{id}/activity', { token: reader, body: activityReport })).status).toBe(403);
+    expect((await call('POST', '/v1/drafts/{id}/activity', { params: { id: 'nope' }, body: activityReport })).status).toBe(404);
+    expect((await call('GET', '/v1/drafts/{id}/activity', { token: reader })).json.activities.some((a: Json) => a['label'] === activityReport.label)).toBe(true);
     expect((await call('GET', '/v1/drafts/{id}/activity', { params: { id: 'nope' } })).status).toBe(404);
     // The per-actor rate (10 a second by default; the walk's clock is slow, so the window holds).
     const reports: number[] = [];
-    for (let i = 0; i < 12; i++) reports.push((await call('POST', '/v1/drafts/{id}/activity', { token: bob, body: { ...report, label: `r${i}` } })).status);
+    for (let i = 0; i < 12; i++) reports.push((await call('POST', '/v1/drafts/{id}/activity', { token: bob, body: { ...activityReport, label: `r${i}` } })).status);
     expect(reports.at(-1)).toBe(429);
 
     // Webhooks (admin): an endpoint on `page`, a step refused whole queues a delivery for it.
@@ -243,6 +242,72 @@ describe('OpenAPI document', () => {
     expect((await call('DELETE', '/v1/webhooks/{id}', { params: { id: hookId }, token: alice })).status).toBe(403);
     expect((await call('DELETE', '/v1/webhooks/{id}', { params: { id: hookId } })).json).toEqual({ deleted: hookId });
     expect((await call('DELETE', '/v1/webhooks/{id}', { params: { id: hookId } })).status).toBe(404);
+    // Export: the page as a download (html, the default) and React source (JSON).
+    expect((await call('GET', '/v1/drafts/{id}/export', { token: reader })).text).toContain('<!doctype html>');
+    expect((await call('GET', '/v1/drafts/{id}/export', { query: '?format=react&version=1' })).json).toMatchObject({ draftId: 'page', version: 1, format: 'react' });
+    expect((await call('GET', '/v1/drafts/{id}/export', { query: '?format=vue' })).json.error).toMatchObject({ code: 'BAD_REQUEST', path: '/format' });
+    expect((await call('GET', '/v1/drafts/{id}/export', { query: '?version=-1' })).json.error).toMatchObject({ code: 'BAD_REQUEST', path: '/version' });
+    expect((await call('GET', '/v1/drafts/{id}/export', { query: `?version=${head + 1}` })).status).toBe(404);
+    expect((await call('GET', '/v1/drafts/{id}/export', { params: { id: 'nope' } })).status).toBe(404);
+
+    // Agent runs, on a draft of their own: an agent's token opens, reports into and ends them.
+    expect((await call('POST', '/v1/drafts', { body: { id: 'crew' } })).status).toBe(201);
+    const robo = (await mint('robo', { crew: ['write'] }, 'agent')).json.token as string;
+    const watcher = (await mint('wanda', { crew: ['read'] })).json.token as string;
+    const onCrew = (o: CallOptions = {}): CallOptions => ({ ...o, params: { id: 'crew', ...o.params } });
+    const open = (runId: string, o: CallOptions = {}) => call('POST', '/v1/drafts/{id}/runs', onCrew({ token: robo, body: { runId, brief: 'A bakery' }, ...o }));
+    const report = (runId: string, events: unknown[], o: CallOptions = {}) => call('POST', '/v1/drafts/{id}/runs/{runId}/events', onCrew({ token: robo, body: { events }, ...o, params: { runId, ...o.params } }));
+    const r1 = await open('r1', { body: { runId: 'r1', brief: ' A bakery ', scope: { sectionId: 'hero' }, model: 'm' } });
+    expect(r1.json).toMatchObject({ runId: 'r1', status: 'running', actor: 'robo', brief: 'A bakery', scope: { sectionId: 'hero' }, model: 'm' });
+    expect((await open('r1')).json.error.code).toBe('IDEMPOTENCY_CONFLICT');
+    expect((await open('x', { body: { runId: '../x', brief: 'x' } })).json.error).toMatchObject({ code: 'BAD_REQUEST', path: '/runId' });
+    expect((await open('x', { body: { runId: 'x', brief: 'x', scope: 5 } })).json.error).toMatchObject({ code: 'BAD_REQUEST', path: '/scope/sectionId' });
+    expect((await open('x', { raw: '{"runId":' })).json.error.code).toBe('MALFORMED_JSON');
+    expect((await open('x', { raw: JSON.stringify({ runId: 'x', brief: 'x', pad: 'x'.repeat(64 * 1024) }) })).status).toBe(413);
+    expect((await open('x', { token: watcher })).status).toBe(403);
+    expect((await open('x', { token: ADMIN, params: { id: 'nope' } })).status).toBe(404);
+    // 8 runs may stream on a draft at once: r1 and 7 more, then the 9th is refused.
+    for (let i = 2; i <= 8; i++) expect((await open(`r${i}`)).status).toBe(201);
+    expect((await open('r9')).json.error.code).toBe('RATE_LIMITED');
+    for (let i = 2; i <= 8; i++) expect((await report(`r${i}`, [{ type: 'RUN_FINISHED' }])).json.summary).not.toBeNull();
+
+    const hello = [{ type: 'TEXT_MESSAGE_START', messageId: 'n1', role: 'assistant' }, { type: 'TEXT_MESSAGE_CONTENT', messageId: 'n1', delta: 'Hello' }, { type: 'TEXT_MESSAGE_END', messageId: 'n1' }];
+    expect((await report('r1', hello)).json).toMatchObject({ cancel: false, summary: null });
+    const refused = await report('r1', [{ type: 'TEXT_MESSAGE_START', messageId: 'n2', role: 'user' }, { type: 'NOPE' }]);
+    expect(refused.json.error.errors.map((e: Json) => e['path'])).toEqual(['/events/0/role', '/events/1/type']);
+    expect((await report('r1', [], { raw: '{"events":[' })).json.error.code).toBe('MALFORMED_JSON');
+    expect((await report('r1', [], { raw: JSON.stringify({ events: [], pad: 'x'.repeat(1024 * 1024) }) })).status).toBe(413);
+    expect((await report('r1', [], { token: watcher })).status).toBe(403);
+    expect((await report('r1', [], { token: ADMIN })).status).toBe(404); // the admin did not open it
+    expect((await call('POST', '/v1/drafts/{id}/runs/{runId}/cancel', onCrew({ token: watcher, params: { runId: 'r1' } }))).status).toBe(403);
+    expect((await call('POST', '/v1/drafts/{id}/runs/{runId}/cancel', onCrew({ params: { runId: 'r1' } }))).json).toEqual({ runId: 'r1', cancelRequested: true });
+    expect((await call('POST', '/v1/drafts/{id}/runs/{runId}/cancel', onCrew({ params: { runId: 'none' } }))).status).toBe(404);
+    expect((await report('r1', [{ type: 'RUN_FINISHED', outcome: { type: 'cancelled' } }])).json.cancel).toBe(true);
+    expect((await report('r1', [])).status).toBe(404); // ended: no longer running
+    // A report that reached the route while the run was open, and was read after the report that
+    // ended it, answers 410: its body is held back until that report is answered.
+    expect((await open('r10')).status).toBe(201);
+    let release: (() => void) | undefined;
+    const held = new ReadableStream<Uint8Array>({
+      start: (c) => {
+        c.enqueue(new TextEncoder().encode('{"events":')); // fetch sends the request with its first chunk
+        release = () => { c.enqueue(new TextEncoder().encode('[]}')); c.close(); };
+      },
+    });
+    const late = report('r10', [], { stream: held });
+    await call('GET', '/v1/drafts/{id}/runs/{runId}', onCrew({ token: watcher, params: { runId: 'r10' } })); // a round trip: the late report has reached its route by now
+    expect((await report('r10', [{ type: 'RUN_FINISHED' }])).status).toBe(200);
+    release!();
+    expect((await late).json.error.code).toBe('SESSION_CLOSED');
+
+    const listed = await call('GET', '/v1/drafts/{id}/runs', onCrew({ token: watcher }));
+    expect(listed.json.runs.find((r: Json) => r['runId'] === 'r1')).toMatchObject({ status: 'cancelled', cancelRequested: true });
+    expect((await call('GET', '/v1/drafts/{id}/runs', { params: { id: 'nope' } })).status).toBe(404);
+    expect((await call('GET', '/v1/drafts/{id}/runs/{runId}', onCrew({ token: watcher, params: { runId: 'r1' } }))).json.events.map((e: Json) => e['type']))
+      .toEqual(['RUN_STARTED', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END', 'RUN_FINISHED']);
+    expect((await call('GET', '/v1/drafts/{id}/runs/{runId}', onCrew({ params: { runId: 'none' } }))).status).toBe(404);
+    expect((await call('GET', '/v1/drafts/{id}/runs/{runId}/stream', onCrew({ token: watcher, params: { runId: 'r1' } }))).text).toContain('event: delta');
+    expect((await call('GET', '/v1/drafts/{id}/runs/{runId}/stream', onCrew({ params: { runId: 'none' } }))).status).toBe(404);
 
     // Deletion last (admin only), then the draft is gone.
     expect((await call('DELETE', '/v1/drafts/{id}', { token: alice })).status).toBe(403);

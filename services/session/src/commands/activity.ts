@@ -42,7 +42,7 @@ export async function reportActivity(ctx: Ctx, p: Principal, draftId: string, bo
   if (!r.ok) {
     throw new WeftError('BAD_REQUEST', `The activity report was not recorded: ${r.errors.map((e) => `${e.path || '(body)'} ${e.message}`).join('; ')}.`, { path: r.errors[0]!.path, errors: r.errors });
   }
-  const a = await ctx.activity.append(draftId, { ...r.value, actor: p.actor.id, at: ctx.now() });
+  const a = await ctx.activity.append(draftId, { ...r.value, actor: p.actor.id, at: Math.floor(ctx.now()) });
   if (!a) throw new WeftError('NOT_FOUND', `No draft "${draftId}" (or no access to it).`);
   publish(ctx, draftId, a);
   return a;
@@ -62,7 +62,7 @@ export interface SystemEntry { kind: ActivityKind; status: ActivityStatus; label
 export function recordActivity(ctx: Ctx, draftId: string, e: SystemEntry): void {
   const entry = {
     kind: e.kind, status: e.status, label: clipActivityText(e.label, ActivityLimits.label),
-    ...(e.detail ? { detail: clipActivityText(e.detail, ActivityLimits.detail) } : {}), actor: SYSTEM_ACTOR, at: ctx.now(),
+    ...(e.detail ? { detail: clipActivityText(e.detail, ActivityLimits.detail) } : {}), actor: SYSTEM_ACTOR, at: Math.floor(ctx.now()), // the column is bigint milliseconds
   };
   ctx.activity.append(draftId, entry).then((a) => { if (a) publish(ctx, draftId, a); }, (err: unknown) => ctx.log.warn('activity not recorded', { draftId, kind: e.kind, error: String(err) }));
 }

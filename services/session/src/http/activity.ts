@@ -36,6 +36,6 @@ export function registerActivity(router: Router, ctx: Ctx): void {
     sendJson(res, 200, { activities: await listActivity(ctx, p, params['id']!) });
   }, {
     summary: 'The draft\'s activity, oldest first (the newest 120)', tags: ['activity'], access: 'bearer', params: { id: DRAFT_PARAM },
-    errors: ['FORBIDDEN', 'NOT_FOUND'], responses: { 200: { description: 'The entries.', schema: z.object({ activities: z.array(Entry) }) } },
+    errors: ['NOT_FOUND'], responses: { 200: { description: 'The entries (no read scope on the draft: 404, as for every read).', schema: z.object({ activities: z.array(Entry) }) } },
   });
 }

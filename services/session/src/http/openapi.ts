@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { ErrorCode } from '@weft/core';
 import type { Access, ResponseSpec, RouteEntry, RouteSpec } from './router.ts';
+import { RefusalKind, RuleName } from './schemas.ts';
 
 type Json = Record<string, unknown>;
 
@@ -19,6 +20,7 @@ const TAGS: Record<string, string> = {
   ops: 'JSON Patch ops through the validation pipeline, the log, undo and redo.',
   sessions: 'Build sessions and agent turns.',
   stream: 'The live AG-UI stream over SSE.',
+  runs: 'Agent runs: a model-driven turn as one AG-UI run, its transcript kept.',
   actions: 'Reader actions from live pages (A2UI v0.9 client→server messages).',
   tokens: 'Bearer tokens and their scopes.',
   mcp: 'The Model Context Protocol over streamable HTTP.',
@@ -119,11 +121,19 @@ function operation(r: RouteEntry, spec: RouteSpec, names: string[], toSchema: (s
   };
 }
 
-const ErrorPayload = z.looseObject({
+const BasePayload = z.looseObject({
   code: z.enum(Object.keys(ErrorCode) as [ErrorCode, ...ErrorCode[]]),
   message: z.string().meta({ description: 'What went wrong and what to do, for a person or a model.' }),
   path: z.string().optional().meta({ description: 'JSON Pointer of the offending value (request body, query parameter or draft path).' }),
-}).meta({ id: 'ErrorPayload', description: 'The code of docs/errors.md and its fields (`currentVersion`, `limit`, `rule`, `retryAfterMs`, …).' });
+});
+/** A VALIDATION_FAILED payload may name its rule, and then always its kind (WeftError derives it). */
+const RULE_FIELDS = {
+  rule: RuleName.optional(),
+  kind: RefusalKind.optional().meta({ description: 'Present with `rule`: `RULE_KIND[rule]`.' }),
+};
+const WITH_RULE = { dependentRequired: { rule: ['kind'] } };
+const ErrorPayload = BasePayload.extend(RULE_FIELDS)
+  .meta({ id: 'ErrorPayload', description: 'The code of docs/errors.md and its fields (`currentVersion`, `limit`, `rule` with its `kind`, `retryAfterMs`, …).', ...WITH_RULE });
 const ErrorBody = z.object({ error: ErrorPayload }).meta({ id: 'ErrorBody' });
 
 /** What reading a JSON body can answer before the route's schema sees it (and the schema's own 400). */
@@ -139,7 +149,11 @@ function errorResponses(codes: ErrorCode[]): Record<number, ResponseSpec> {
   for (const [status, list] of byStatus) {
     out[status] = {
       description: list.map((c) => `${c}: ${ErrorCode[c].message}`).join(' '),
-      schema: z.object({ error: ErrorPayload.extend({ code: z.enum(list as [ErrorCode, ...ErrorCode[]]) }).meta({ id: undefined }) }),
+      schema: z.object({
+        error: list.includes('VALIDATION_FAILED')
+          ? BasePayload.extend({ code: z.enum(list as [ErrorCode, ...ErrorCode[]]), ...RULE_FIELDS }).meta(WITH_RULE)
+          : BasePayload.extend({ code: z.enum(list as [ErrorCode, ...ErrorCode[]]) }),
+      }),
     };
   }
   return out;

@@ -2,32 +2,40 @@
 // ends it; viewers list a draft's runs with their transcripts, follow one run as a Lynx-style
 // SSE stream (`delta`, `repair`, `done`, `error`), and stop one.
 import type { ServerResponse } from 'node:http';
-import { storable } from '@weft/core';
-import { parseReportedEvents, RUN_ID, RunLimits } from '@weft/protocol';
-import type { AgUiEvent, RunFinishedEvent, RunScope, StepOutcome, WeftEventMeta } from '@weft/protocol';
+import { parseReportedEvents, RUN_ID } from '@weft/protocol';
+import type { AgUiEvent, RunFinishedEvent, StepOutcome, WeftEventMeta } from '@weft/protocol';
 import type { Ctx } from '../context.ts';
 import { mustRoom } from '../commands/drafts.ts';
 import { WeftError } from '../commands/errors.ts';
 import { requireScope } from '../commands/principal.ts';
 import { cancelRun, createRun, reportEvents } from '../live/runs.ts';
-import { isObject, readJson, sendJson } from './respond.ts';
+import { z } from 'zod';
+import { DRAFT_PARAM } from './drafts.ts';
+import { readJson, sendJson } from './respond.ts';
 import type { Router } from './router.ts';
+import { CreateRunBody, ReportEventsBody, ReportEventsResult, RunView, RunWithEvents } from './schemas.ts';
 
-const SECTION_OR_COMPONENT_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,100}$/;
+/** The `:runId` of the run routes (any other answers 404). */
+const RUN_PARAM = { description: 'The run id (`[A-Za-z0-9][A-Za-z0-9_.:-]{0,100}`), the agent\'s choice.', pattern: RUN_ID.source };
 /** Runs listed with their transcripts (the Build chat on open). */
 const RECENT_RUNS = 20;
 /** A report carries up to this many bytes (1000 events of streamed tokens fit easily). */
 const MAX_REPORT_BYTES = 1024 * 1024;
 
 export function registerRuns(router: Router, ctx: Ctx): void {
-  router.on('POST', '/v1/drafts/:id/runs', async ({ req, res, params }) => {
+  router.on('POST', '/v1/drafts/:id/runs', async ({ req, res, params, body }) => {
     const p = await ctx.auth.fromHeader(req.headers.authorization);
     const id = params['id']!;
     requireScope(p, id, 'write');
-    const body = await readJson(req, 64 * 1024);
-    const r = parseCreate(body);
+    const r = await body();
     await mustRoom(ctx, id);
     sendJson(res, 201, await createRun(ctx, { draftId: id, actor: p.actor.id, ...r }));
+  }, {
+    summary: 'Open an agent run', tags: ['runs'], access: 'bearer', params: { id: DRAFT_PARAM }, body: CreateRunBody, bodyLimit: 64 * 1024,
+    description: 'Stores the run and sends `RUN_STARTED` with the brief as AG-UI `input` (`messages[0]`; scope and model in `forwardedProps`); the run\'s turn is open from now on. Needs `write`. 409 IDEMPOTENCY_CONFLICT: the draft has a run with this id; 429 RATE_LIMITED: 8 runs stream on the draft already.',
+    errors: ['FORBIDDEN', 'NOT_FOUND', 'IDEMPOTENCY_CONFLICT', 'RATE_LIMITED'], responses: {
+      201: { description: 'The run, `running`.', schema: RunView },
+    },
   });
 
   router.on('POST', '/v1/drafts/:id/runs/:runId/events', async ({ req, res, params }) => {
@@ -37,9 +45,17 @@ export function registerRuns(router: Router, ctx: Ctx): void {
     const live = ctx.runs.get(id, params['runId']!);
     // Only the actor that opened the run reports into it.
     if (!live || live.actor !== p.actor.id) throw new WeftError('NOT_FOUND', `No running run "${params['runId']}" of yours on draft "${id}".`);
+    // Checked by parseReportedEvents, which lists every problem (the spec's body documents the shape).
     const parsed = parseReportedEvents(await readJson(req, MAX_REPORT_BYTES));
     if (!parsed.ok) throw new WeftError('BAD_REQUEST', `The report was refused whole: ${parsed.errors.slice(0, 5).map((e) => `${e.path}: ${e.message}`).join('; ')}${parsed.errors.length > 5 ? ` (and ${parsed.errors.length - 5} more)` : ''}.`, { path: parsed.errors[0]!.path, errors: parsed.errors });
     sendJson(res, 200, await reportEvents(ctx, live, parsed.value));
+  }, {
+    summary: 'Report a run\'s events (the agent that opened it)', tags: ['runs'], access: 'bearer', params: { id: DRAFT_PARAM, runId: RUN_PARAM },
+    body: ReportEventsBody, bodyLimit: MAX_REPORT_BYTES,
+    description: 'Every field of every event is checked; a report with a problem is refused whole (400, `errors: [{ path, message }]` lists each, `path` is the first) and nothing of it is kept. The events go out live at once; complete messages and steps are kept. 404: no running run of this actor by that id. 410 SESSION_CLOSED: the run ended while this report waited behind the one that ended it. 413: over 1 MB, or one message or step over 512 KB.',
+    errors: ['FORBIDDEN', 'NOT_FOUND', 'SESSION_CLOSED'], responses: {
+      200: { description: '`cancel`: someone pressed Stop; `summary`: the turn\'s counts once the run ended.', schema: ReportEventsResult },
+    },
   });
 
   router.on('POST', '/v1/drafts/:id/runs/:runId/cancel', async ({ req, res, params }) => {
@@ -48,6 +64,12 @@ export function registerRuns(router: Router, ctx: Ctx): void {
     requireScope(p, id, 'write');
     if (!(await cancelRun(ctx, id, params['runId']!))) throw new WeftError('NOT_FOUND', `No running run "${params['runId']}" on draft "${id}".`);
     sendJson(res, 202, { runId: params['runId'], cancelRequested: true });
+  }, {
+    summary: 'Stop a run (any writer)', tags: ['runs'], access: 'bearer', params: { id: DRAFT_PARAM, runId: RUN_PARAM },
+    description: 'Sends `CUSTOM weft.run.cancel`; the agent learns it at its next report and ends the run with `RUN_FINISHED { outcome: { type: "cancelled" } }`. 404: no running run by that id.',
+    errors: ['FORBIDDEN', 'NOT_FOUND'], responses: {
+      202: { description: 'Asked.', schema: z.object({ runId: z.string(), cancelRequested: z.literal(true) }) },
+    },
   });
 
   router.on('GET', '/v1/drafts/:id/runs', async ({ req, res, params }) => {
@@ -56,6 +78,9 @@ export function registerRuns(router: Router, ctx: Ctx): void {
     requireScope(p, id, 'read');
     await mustRoom(ctx, id);
     sendJson(res, 200, { runs: await ctx.store.runs.recent(id, RECENT_RUNS) });
+  }, {
+    summary: 'The draft\'s newest runs with their transcripts', tags: ['runs'], access: 'bearer', params: { id: DRAFT_PARAM },
+    errors: ['NOT_FOUND'], responses: { 200: { description: `The newest ${RECENT_RUNS}, newest first.`, schema: z.object({ runs: z.array(RunWithEvents) }) } },
   });
 
   router.on('GET', '/v1/drafts/:id/runs/:runId', async ({ req, res, params }) => {
@@ -65,6 +90,9 @@ export function registerRuns(router: Router, ctx: Ctx): void {
     const run = await ctx.store.runs.get(id, params['runId']!);
     if (!run) throw new WeftError('NOT_FOUND', `No run "${params['runId']}" on draft "${id}".`);
     sendJson(res, 200, { ...run, events: await ctx.store.runs.events(id, run.runId) });
+  }, {
+    summary: 'One run with its transcript', tags: ['runs'], access: 'bearer', params: { id: DRAFT_PARAM, runId: RUN_PARAM },
+    errors: ['NOT_FOUND'], responses: { 200: { description: 'The run as kept.', schema: RunWithEvents } },
   });
 
   router.on('GET', '/v1/drafts/:id/runs/:runId/stream', async ({ req, res, params }) => {
@@ -103,24 +131,11 @@ export function registerRuns(router: Router, ctx: Ctx): void {
     } finally {
       unsubscribe?.();
     }
+  }, {
+    summary: 'Follow one run as Lynx GenUI SSE frames', tags: ['runs'], access: 'bearer', params: { id: DRAFT_PARAM, runId: RUN_PARAM },
+    description: 'The transcript first, then live until the run ends: `delta { text, messageId | toolCallId }` (the model\'s text as it arrived), `repair { toolCallId, steps }` for a step repaired or refused, then `done { runId, outcome, result, steps, version, draft }` (the committed draft) or `error { code, message }`. A run still running on another node ends its stream with `error` UNAVAILABLE.',
+    errors: ['NOT_FOUND'], responses: { 200: { description: 'text/event-stream of `delta`, `repair`, then `done` or `error`.', media: { 'text/event-stream': null } } },
   });
-}
-
-function parseCreate(body: unknown): { runId: string; brief: string; scope: RunScope | null; model: string | null } {
-  if (!isObject(body)) throw new WeftError('BAD_REQUEST', 'Send { "runId", "brief", "scope"?, "model"? }.');
-  const { runId, brief, scope, model } = body;
-  if (typeof runId !== 'string' || !RUN_ID.test(runId)) throw new WeftError('BAD_REQUEST', 'runId must be an id (letters, digits, _ . : -).', { path: '/runId' });
-  if (typeof brief !== 'string' || brief.trim() === '' || brief.length > RunLimits.briefChars) throw new WeftError('BAD_REQUEST', `brief must be a non-empty string of at most ${RunLimits.briefChars} characters.`, { path: '/brief' });
-  if (model !== undefined && model !== null && (typeof model !== 'string' || model.length > 200)) throw new WeftError('BAD_REQUEST', 'model must be a name of at most 200 characters.', { path: '/model' });
-  let sc: RunScope | null = null;
-  if (scope !== undefined && scope !== null) {
-    if (!isObject(scope) || typeof scope['sectionId'] !== 'string' || !SECTION_OR_COMPONENT_ID.test(scope['sectionId'])) throw new WeftError('BAD_REQUEST', 'scope must be { sectionId, componentId? }.', { path: '/scope/sectionId' });
-    if (scope['componentId'] !== undefined && (typeof scope['componentId'] !== 'string' || !SECTION_OR_COMPONENT_ID.test(scope['componentId']))) throw new WeftError('BAD_REQUEST', 'scope.componentId must be a component id.', { path: '/scope/componentId' });
-    sc = { sectionId: scope['sectionId'], ...(typeof scope['componentId'] === 'string' ? { componentId: scope['componentId'] } : {}) };
-  }
-  // NUL and lone surrogates cannot be kept (jsonb, text): refused as the log refuses them.
-  if (!storable(brief) || (typeof model === 'string' && !storable(model))) throw new WeftError('BAD_REQUEST', 'brief and model must be well-formed Unicode without U+0000.', { path: storable(brief) ? '/model' : '/brief' });
-  return { runId, brief: brief.trim(), scope: sc, model: typeof model === 'string' ? model : null };
 }
 
 const seqOf = (ev: AgUiEvent): number => (ev.metadata?.weft as WeftEventMeta | undefined)?.seq ?? 0;

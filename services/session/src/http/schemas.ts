@@ -2,7 +2,9 @@
 // document's components (`.meta({ id })` names a component). Responses are documented here and
 // checked against what the routes really answer by test/openapi.int.test.ts. Error bodies are
 // generated from the routes' error codes (openapi.ts).
-import { Rule } from '@weft/core';
+import { Rule, RULE_KIND, storable } from '@weft/core';
+import { RUN_ID, RunLimits } from '@weft/protocol';
+import type { RunScope as RunScopeValue } from '@weft/protocol';
 import type { Json } from '@weft/core';
 import { z } from 'zod';
 import { OP_ID } from '../commands/submit.ts';
@@ -27,7 +29,7 @@ export function versionParam(name: string, description: string) {
 
 // ---- the draft and its log ------------------------------------------------------------------
 
-const RuleName = z.enum(Object.keys(Rule) as [keyof typeof Rule, ...(keyof typeof Rule)[]]).meta({ id: 'Rule', description: 'docs/errors.md: why an op was refused, or what a note is about.' });
+export const RuleName = z.enum(Object.keys(Rule) as [keyof typeof Rule, ...(keyof typeof Rule)[]]).meta({ id: 'Rule', description: 'docs/errors.md: why an op was refused, or what a note is about.' });
 const Pointer = z.string().meta({ description: 'A JSON Pointer (RFC 6901).' });
 
 export const Op = z.object({
@@ -40,8 +42,19 @@ export const Op = z.object({
 export const Note = z.object({ rule: RuleName, path: Pointer, message: z.string(), index: z.int().min(0) })
   .meta({ id: 'Note', description: 'A repair or flag on the op at `index` of the submitted list.' });
 
-export const Refusal = z.object({ code: z.literal('VALIDATION_FAILED'), rule: RuleName, path: Pointer, message: z.string(), index: z.int().min(0) })
-  .meta({ id: 'Refusal', description: 'An op the pipeline refused (the others of its step still apply).' });
+/** `RULE_KIND`'s values (`@weft/core`), so a third kind there is a third kind here. */
+const KINDS = [...new Set(Object.values(RULE_KIND))] as [(typeof RULE_KIND)[Rule], ...(typeof RULE_KIND)[Rule][]];
+export const RefusalKind = z.enum(KINDS).meta({
+  id: 'RefusalKind',
+  description: '`emission`: the op could not be read as meant; the same intent written right passes (ask again). `contract`: it breaks the catalog, the tree rules, the limits, the draft\'s state or a safety rule (final). docs/errors.md, "Kind".',
+});
+
+export const Refusal = z.object({ code: z.literal('VALIDATION_FAILED'), rule: RuleName, kind: RefusalKind, path: Pointer, message: z.string(), index: z.int().min(0) })
+  .meta({ id: 'Refusal', description: 'An op the pipeline refused (the others of its step still apply); `kind` is `RULE_KIND[rule]`.' });
+
+/** A refusal as the log kept it: steps logged before refusals had a kind carry only `rule` (`ruleKind(rule)` gives it). */
+export const LoggedRefusal = Refusal.extend({ kind: RefusalKind.optional() })
+  .meta({ id: 'LoggedRefusal', description: 'A refusal of a logged step; `kind` is absent on steps logged before refusals had one (`RULE_KIND[rule]` gives it).' });
 
 export const Draft = z.looseObject({
   id: z.string(),
@@ -75,7 +88,7 @@ export const StepView = z.object({
   turnId: z.string().nullable(),
   ops: z.array(Op),
   notes: z.array(Note),
-  refused: z.array(Refusal),
+  refused: z.array(LoggedRefusal),
   createdAt: z.iso.datetime(),
 }).meta({ id: 'StepView', description: 'A logged step (one version).' });
 
@@ -141,3 +154,82 @@ export const Health = z.object({
   node: z.string().optional(), ownedDrafts: z.int().min(0).optional(),
 });
 export const Readiness = z.object({ ok: z.boolean(), service: z.string(), checks: z.record(z.string(), z.boolean()) });
+
+// ---- agent runs (docs/api.md "Agent runs") --------------------------------------------------------
+
+const SECTION_OR_COMPONENT_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,100}$/;
+const briefMessage = `brief must be a non-empty string of at most ${RunLimits.briefChars} characters.`;
+const scopeMessage = 'scope must be { sectionId, componentId? }.';
+const isPlainObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const RunScopeBody = z.object({
+  sectionId: z.string({ error: scopeMessage }).regex(SECTION_OR_COMPONENT_ID, { error: scopeMessage }),
+  componentId: z.string({ error: 'scope.componentId must be a component id.' }).regex(SECTION_OR_COMPONENT_ID, { error: 'scope.componentId must be a component id.' }).optional(),
+}).meta({ description: 'The section (and component) the brief is about; other keys are dropped.' });
+/** The scope as a run answers it (the body's, without what was dropped). */
+const RunScope = z.object({ sectionId: z.string(), componentId: z.string().optional() }).meta({ id: 'RunScope', description: 'The section (and component) the brief is about.' });
+
+/**
+ * `POST /v1/drafts/:id/runs`. The first problem answers (shape order = the order it is checked in):
+ * runId, brief, model, scope — a scope that is not an object is reported at /scope/sectionId —
+ * then the text encoding of brief and model (only once the rest is well-formed).
+ */
+export const CreateRunBody = z.object({
+  runId: z.string({ error: 'runId must be an id (letters, digits, _ . : -).' }).regex(RUN_ID, { error: 'runId must be an id (letters, digits, _ . : -).' })
+    .meta({ description: 'The run id, chosen by the agent; also the turn id of its steps.' }),
+  brief: z.string({ error: briefMessage }).refine((b) => b.trim() !== '' && b.length <= RunLimits.briefChars, { error: briefMessage })
+    .meta({ description: `What to build (kept trimmed), at most ${RunLimits.briefChars} characters.` }),
+  model: z.string({ error: 'model must be a name of at most 200 characters.' }).max(200, { error: 'model must be a name of at most 200 characters.' }).nullish(),
+  scope: z.preprocess((v) => (v === undefined || v === null || isPlainObject(v) ? v : {}), RunScopeBody.nullish()),
+}, { error: 'Send { "runId", "brief", "scope"?, "model"? }.' })
+  // NUL and lone surrogates cannot be kept (jsonb, text): refused as the log refuses them.
+  .superRefine((b, c) => {
+    const at = !storable(b.brief) ? 'brief' : typeof b.model === 'string' && !storable(b.model) ? 'model' : null;
+    if (at) c.addIssue({ code: 'custom', message: 'brief and model must be well-formed Unicode without U+0000.', path: [at] });
+  })
+  .transform((b): { runId: string; brief: string; scope: RunScopeValue | null; model: string | null } => ({
+    runId: b.runId, brief: b.brief.trim(), model: b.model ?? null,
+    scope: b.scope ? { sectionId: b.scope.sectionId, ...(b.scope.componentId !== undefined ? { componentId: b.scope.componentId } : {}) } : null,
+  }))
+  .meta({ id: 'CreateRunBody' });
+
+const AgUiEvent = z.looseObject({ type: z.string() })
+  .meta({ id: 'AgUiEvent', description: 'An AG-UI 1.0 event (docs/api.md, "Live stream"), with `metadata.weft.{ runId, seq }`.' });
+
+/**
+ * `POST /v1/drafts/:id/runs/:runId/events`, as documented. The route checks it with
+ * `parseReportedEvents` (@weft/protocol), which lists every problem of a report (`errors[]`)
+ * where a schema answers the first: the shape is stated here, the check stays there.
+ */
+export const ReportEventsBody = z.object({
+  events: z.array(AgUiEvent.meta({ id: undefined, description: 'TEXT_MESSAGE_START/CONTENT/END, TOOL_CALL_START/ARGS/END/RESULT, STEP_STARTED/FINISHED, CUSTOM weft.ghost, and last RUN_FINISHED { result?, outcome? } or RUN_ERROR { message, code? }; every field checked.' }))
+    .max(RunLimits.eventsPerReport),
+}).meta({ id: 'ReportEventsBody' });
+
+export const ReportEventsResult = z.object({
+  seq: z.int().min(0).meta({ description: 'The run\'s last event number.' }),
+  cancel: z.boolean().meta({ description: 'Someone pressed Stop: end the run.' }),
+  summary: z.record(z.string(), z.number()).nullable().meta({ description: 'The turn\'s counts once the run ended.' }),
+}).meta({ id: 'ReportEventsResult' });
+
+export const RunView = z.object({
+  runId: z.string(), draftId: z.string(), actor: z.string(),
+  status: z.enum(['running', 'done', 'failed', 'cancelled']),
+  brief: z.string(), scope: RunScope.nullable(), model: z.string().nullable(),
+  startedAt: z.iso.datetime(), finishedAt: z.iso.datetime().nullable(),
+  result: jsonValue.nullable(),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  cancelRequested: z.boolean().meta({ description: 'Someone asked to stop it (the agent ends it at its next report).' }),
+}).meta({ id: 'RunView' });
+
+export const RunWithEvents = RunView.extend({ events: z.array(AgUiEvent).meta({ description: 'The transcript: complete messages and steps merged, ghosts never kept.' }) }).meta({ id: 'RunWithEvents' });
+
+// ---- export -------------------------------------------------------------------------------------
+
+export const ExportedReact = z.object({
+  draftId: z.string(), version: Version, format: z.literal('react'),
+  files: z.array(z.object({ path: z.string(), mimeType: z.string(), text: z.string() })).meta({ description: '`Page.tsx`, `weft.css`, `weft-runtime.js`.' }),
+  notes: z.array(z.object({
+    componentId: z.string(), sectionId: z.string(), rule: RuleName, message: z.string(), severity: z.enum(['broken', 'approximate']),
+  })).meta({ description: 'What the export could not carry over as it is (a component approximated or left out).' }),
+}).meta({ id: 'ExportedReact' });
