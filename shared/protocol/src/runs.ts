@@ -2,7 +2,8 @@
 // (`POST /v1/drafts/:id/runs/:runId/events`), checked here field by field, and what the session
 // answers. The session keeps each run with its transcript (the events, the streaming deltas of
 // one message or one step merged into one) and streams them on the draft's stream.
-import { storable } from '@weft/core';
+// The text rule alone (not the core index): the SDK bundles protocol, and core's index pulls in ajv.
+import { storable } from '@weft/core/text';
 import type { Json, Note, Refusal } from '@weft/core';
 import { CustomEventName } from './agui.ts';
 import type { AgUiEvent, RunOutcome } from './agui.ts';
