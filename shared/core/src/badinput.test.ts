@@ -49,6 +49,10 @@ describe('bad input corpus', () => {
     const r = sanitizeJson(deepArray(100_000));
     expect(r.ok).toBe(false);
   });
+  it('[invalid_text] a refusal inside a value points at it with its keys escaped (RFC 6901: `/` as ~1, `~` as ~0)', () => {
+    const r = sanitizeJson({ 'a/b': { 'c~d': ['ok', 'bad\u0000'] } });
+    expect(r.ok ? null : r.error).toMatchObject({ rule: 'invalid_text', at: '/a~1b/c~0d/1' });
+  });
   it('[PJ1] parseJsonSafe returns typed errors for malformed, huge and deep JSON', () => {
     expect(parseJsonSafe('{"a":1}')).toEqual({ ok: true, value: { a: 1 } });
     const bad = (t: string, lim = {}) => {

@@ -3,7 +3,7 @@
 import type { Json, JsonObject } from './draft.ts';
 import type { ErrorCode, Result, Rule } from './errors.ts';
 import { Limits } from './limits.ts';
-import { FORBIDDEN_SEGMENTS } from './pointer.ts';
+import { escapeSegment, FORBIDDEN_SEGMENTS } from './pointer.ts';
 import { storable, unstorableMessage } from './text.ts';
 
 export interface ValueLimits {
@@ -76,11 +76,13 @@ export function sanitizeJson(value: unknown, limits: ValueLimits = DEFAULT_VALUE
         }
         if (!storable(k)) return { ok: false, error: { rule: 'invalid_text', at, message: unstorableMessage(`a key at "${at || '/'}"`) } };
         const v: unknown = (src as Record<string, unknown>)[k];
-        const p = primitive(v, limits, at + '/' + k);
+        // A JSON Pointer: a key holding `/` or `~` is escaped (RFC 6901), so the path names one place.
+        const here = at + '/' + escapeSegment(k);
+        const p = primitive(v, limits, here);
         if (p === NOT_PRIMITIVE) {
           const child: Json = Array.isArray(v) ? [] : {};
           out[k] = child;
-          stack.push([v, child, depth + 1, at + '/' + k]);
+          stack.push([v, child, depth + 1, here]);
         } else if (p.ok) out[k] = p.value;
         else return p;
       }
