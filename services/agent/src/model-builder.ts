@@ -53,7 +53,8 @@ export interface BuildOptions {
   onStep?: (s: StepRecord) => void;
 }
 
-interface Pending { rec: StepRecord }
+/** A step waiting for a later one, with why it waits (its refusals in the last dry run). */
+interface Pending { rec: StepRecord; why: Refusal[] }
 
 /** A compact view of the draft for the model: sections and component ids in reading order (the
  *  order `/components/<n>` counts in), not whole props. */
@@ -162,8 +163,9 @@ export async function buildFromBrief(o: BuildOptions): Promise<BuildReport> {
     for (const x of withHeld) {
       const end = start + x.ops.length;
       const mine = trial.refused.filter((f) => f.index >= start && f.index < end);
+      const why = mine.map((f) => ({ ...f, index: f.index - start }));
       if (x === rec) own = mine;
-      else if (mine.length > 0) still.push({ rec: x });
+      else if (mine.length > 0) still.push({ rec: x, why });
       else ok.push(x);
       start = end;
     }
@@ -172,7 +174,7 @@ export async function buildFromBrief(o: BuildOptions): Promise<BuildReport> {
     const chains = new Set([...still, { rec }].map((h) => chainOf(h.rec)));
     if (waits && chains.size <= maxHeld && still.length < maxSteps) {
       rec.held = true;
-      held = [...still, { rec }];
+      held = [...still, { rec, why: own.map((f) => ({ ...f, index: f.index - (start - rec.ops.length) })) }];
       if (ok.length > 0) await write(ok);
       return 'ok';
     }
@@ -211,11 +213,15 @@ export async function buildFromBrief(o: BuildOptions): Promise<BuildReport> {
         if (e.message.startsWith('The answer holds no JSON object')) continue;
         record({ round, ops: [], status: 'unreadable', held: false, repairs: [], refused: [], message: `line ${e.line}: ${e.message}` });
       }
-      // End of round: whatever still waits is written now, and refused.
+      // End of round: whatever still waits is refused with why it waited (not sent: within a turn
+      // the session would keep holding it for a later submission, and the model is asked again).
       if (held.length > 0) {
-        const rest = held.map((h) => h.rec);
+        for (const h of held) {
+          h.rec.refused = h.why;
+          h.rec.status = statusOf(h.rec);
+          record(h.rec);
+        }
         held = [];
-        await write(rest);
       }
       if (budget) {
         stoppedBy = 'budget';

@@ -158,9 +158,14 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
     ownership.start();
   }
   const finishTurn = (draftId: string, turnId: string, final?: FinalEvent): Record<string, number> | null => {
+    const room = rooms.peek(draftId);
+    // Ops held for a section that never came in this turn are refused now, for their submitters.
+    for (const x of room?.expireHeld(turnId) ?? []) {
+      for (const r of x.refused) metrics.opsRefused.inc({ rule: r.rule });
+      notify(draftId, room!.committedVersion, [refusedEvent(x.refused, { version: room!.committedVersion, opId: x.opId, actor: x.actor, turnId }, now())]);
+    }
     const done = turns.finish(draftId, turnId, now());
     if (!done) return null;
-    const room = rooms.peek(draftId);
     room?.turnFinished(done.actor);
     // An agent run ends its turn with its own last event (RUN_FINISHED with its result, or RUN_ERROR).
     if (final) done.events = done.events.map((e) => (e.type === 'RUN_FINISHED' ? final(e, done.summary) : e));

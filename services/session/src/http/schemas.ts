@@ -74,6 +74,7 @@ export const StepResult = z.object({
   applied: z.array(Op),
   repairs: z.array(Note),
   refused: z.array(Refusal),
+  held: z.array(Refusal).optional().meta({ description: 'Ops of this submission waiting for their section (rule missing_section), to come in a later submission of the same turn: applied in that step, or refused (a weft.refused event) when the turn finishes.' }),
   replayed: z.boolean().optional().meta({ description: 'true when this opId was committed before: the original answer.' }),
 }).meta({ id: 'StepResult' });
 

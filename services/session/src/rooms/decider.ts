@@ -1,7 +1,9 @@
 import { Limits, applyOp, applyOpsUnchecked, applyStep, refusalOf, validateDraft } from '@weft/core';
-import type { Draft, Op, StepResult as CoreStepResult } from '@weft/core';
+import type { Draft, Op, Refusal, StepResult as CoreStepResult } from '@weft/core';
 import { TokenBucket } from './rate-limit.ts';
 import type { CommittedStep, RoomError, StepResult, SubmitRequest } from './types.ts';
+import { TurnHolds } from './turn-holds.ts';
+import type { HeldOp } from './turn-holds.ts';
 
 /** Ops of one atomic step that may wait at once for a later op of it (the pipeline's work grows with it). */
 const ATOMIC_MAX_HELD = 32;
@@ -41,6 +43,10 @@ export class Decider {
   private readonly agentOps = new Map<string, number>();
   private readonly buckets = new Map<string, TokenBucket>();
   private readonly o: DeciderOptions;
+  /** Ops of a turn waiting for their section to come in a later submission of the turn. */
+  private readonly holds = new TurnHolds();
+  /** A step's turn waiting list as it was before it (put back if the step does not commit). */
+  private readonly holdsBefore = new WeakMap<CommittedStep, readonly HeldOp[]>();
 
   constructor(draft: Draft, version: number, o: DeciderOptions) {
     this.draft = draft;
@@ -68,13 +74,22 @@ export class Decider {
     // An atomic step (a Yjs transaction) is judged as a whole: its ops may all wait for its last one
     // (a subtree added or deleted in one transaction), within a bound on the pipeline's work.
     const held = req.atomic ? { maxHeld: Math.min(Math.max(req.ops.length, Limits.maxHeld), ATOMIC_MAX_HELD) } : {};
-    const res = reversal ? applyReversal(this.draft, req.ops as Op[]) : applyStep(this.draft, req.ops, held);
+    // A turn's ops still waiting for their section go in front: applyStep holds them until an op
+    // of this submission adds it, and applies them right after.
+    const turn = !req.atomic && !reversal && req.turnId ? req.turnId : null;
+    const carried = turn ? this.holds.pending(turn) : [];
+    const ops = carried.length > 0 ? [...carried.map((c) => c.op), ...req.ops] : req.ops;
+    const res = reversal ? applyReversal(this.draft, req.ops as Op[])
+      : applyStep(this.draft, ops, carried.length > 0 ? { maxHeld: Math.min(Limits.maxHeld + carried.length, ATOMIC_MAX_HELD) } : held);
     if ((req.atomic || reversal) && res.refused.length > 0) {
       applyOpsUnchecked(this.draft, res.inverse);
       const first = res.refused[0]!;
       return refuse({ code: 'VALIDATION_FAILED', message: first.message, path: first.path, rule: first.rule, kind: first.kind, refused: res.refused });
     }
-    if (res.applied.length === 0) return { kind: 'unchanged', result: { version: this.version, applied: [], repairs: res.notes, refused: res.refused } };
+    const before = turn ? [...carried] : [];
+    const own = turn ? this.holds.settle(turn, req.opId, req.actor.id, carried, req.ops, res) : { refused: res.refused, notes: res.notes, held: [] };
+    const told = (version: number, applied: Op[]): StepResult => ({ version, applied, repairs: own.notes, refused: own.refused, ...(own.held.length > 0 ? { held: own.held } : {}) });
+    if (res.applied.length === 0) return { kind: 'unchanged', result: told(this.version, []) };
     if (req.turnId) this.turnOps.set(req.turnId, (this.turnOps.get(req.turnId) ?? 0) + res.applied.length);
     if (req.actor.kind === 'agent') this.agentOps.set(req.actor.id, (this.agentOps.get(req.actor.id) ?? 0) + res.applied.length);
     this.version += 1;
@@ -88,19 +103,33 @@ export class Decider {
       turnId: req.turnId ?? null,
       ops: res.applied,
       inverse: res.inverse,
-      notes: res.notes,
-      refused: res.refused,
+      notes: own.notes,
+      refused: own.refused,
       kind: req.kind ?? 'do',
       undoOf: req.undoOf ?? [],
       yUpdate: req.yUpdate ?? null,
       createdAt: this.o.now(),
     };
-    return { kind: 'applied', step, result: { version: step.version, applied: res.applied, repairs: res.notes, refused: res.refused } };
+    if (turn) this.holdsBefore.set(step, before);
+    return { kind: 'applied', step, result: told(step.version, res.applied) };
+  }
+
+  /** What a finished turn left waiting for a section that never came: refused now, by submission. */
+  expireHeld(turnId: string): { opId: string; actor: string; refused: Refusal[] }[] {
+    const bySubmission = new Map<string, { opId: string; actor: string; refused: Refusal[] }>();
+    for (const h of this.holds.expire(turnId)) {
+      const s = bySubmission.get(h.opId) ?? { opId: h.opId, actor: h.actor, refused: [] };
+      s.refused.push({ ...h.reason, message: `${h.reason.message} (held until turn ${turnId} finished; its section never came)` });
+      bySubmission.set(h.opId, s);
+    }
+    return [...bySubmission.values()];
   }
 
   /** Takes the newest applied step back out of the mirror (its Yjs mirror failed). */
   retract(step: CommittedStep): void {
     applyOpsUnchecked(this.draft, step.inverse);
+    const before = this.holdsBefore.get(step);
+    if (before && step.turnId) this.holds.restore(step.turnId, before);
     this.version -= 1;
     if (step.turnId) this.turnOps.set(step.turnId, (this.turnOps.get(step.turnId) ?? 0) - step.ops.length);
     if (step.actorKind === 'agent') this.agentOps.set(step.actor, (this.agentOps.get(step.actor) ?? 0) - step.ops.length);

@@ -1,5 +1,5 @@
 import { applyOpsUnchecked } from '@weft/core';
-import type { Draft } from '@weft/core';
+import type { Draft, Refusal } from '@weft/core';
 import type { Fence, RoomLog, StoredStep } from '@weft/store';
 import { CommitLoop } from './commit-loop.ts';
 import type { Pending } from './commit-loop.ts';
@@ -169,6 +169,11 @@ export class Room {
   /** An agent finished a turn: its turn budget starts again. */
   turnFinished(actor: string): void {
     this.decider.turnFinished(actor);
+  }
+
+  /** Ops the turn left waiting for a section that never came, by submission (refused now). */
+  expireHeld(turnId: string): { opId: string; actor: string; refused: Refusal[] }[] {
+    return this.decider.expireHeld(turnId);
   }
 
   /** Later commits wait for `durable` (a new Yjs epoch being written). */

@@ -25,6 +25,11 @@ export interface StepResult {
   applied: Op[];
   repairs: Note[];
   refused: Refusal[];
+  /**
+   * Ops of this submission waiting for their section (rule missing_section), sent in a later
+   * submission of the same turn: applied in that step, or refused when the turn finishes.
+   */
+  held?: Refusal[];
   replayed?: boolean;
 }
 
