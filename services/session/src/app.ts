@@ -262,7 +262,12 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
           void ownership.resolve(draftId).then((owner) => {
             if (owner && !owner.self) forwardHttp(req, res, owner.url, null, ownership.node.id);
             else route(req, res, url);
-          }, () => route(req, res, url));
+          }, () => route(req, res, url)).catch((e: unknown) => {
+            // Nothing here may take the process down: a request that cannot be sent on gets a 500.
+            log.error('forwarding failed', { path: url.pathname, err: e });
+            if (!res.headersSent) sendError(res, new WeftError('INTERNAL'));
+            else res.destroy();
+          });
           return;
         }
       }

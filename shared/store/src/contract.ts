@@ -161,6 +161,15 @@ export function runStoreContract(name: string, factory: () => Promise<StoreHandl
       expect(await store.startEpoch(0, { draftId: id, version: 2, doc, yState: new Uint8Array([1]) }, { node: 'node-y', epoch: theirs.epoch })).toBe(true);
     });
 
+    it('leases: nodes racing for a fresh draft all learn the one owner, with its URL', async () => {
+      for (let i = 0; i < 20; i++) {
+        const id = await newDraft();
+        const got = await Promise.all(['r1', 'r2', 'r3'].map((n) => store.acquireLease(id, n, `http://${n}`, 60_000)));
+        expect(new Set(got.map((g) => g!.node)).size).toBe(1);
+        for (const g of got) expect(g!.url).toBe(`http://${g!.node}`);
+      }
+    });
+
     it('leases: one owner at a time, renewals keep the epoch, expiry or release lets another node take it with the next epoch', async () => {
       const id = await newDraft();
       expect(await store.acquireLease(uid('none'), 'n1', 'http://n1', 1000)).toBeNull();

@@ -22,6 +22,16 @@ export interface LeaseView {
  * (not a renewal of our own unexpired one) gets the next epoch. Null: no such draft.
  */
 export async function acquireLease(db: Kysely<DB>, draftId: string, node: string, url: string, ttlMs: number): Promise<LeaseView | null> {
+  // Two nodes taking a fresh draft at once: the loser's UPDATE waits, finds the row taken, and its
+  // fallback SELECT still reads the statement's snapshot — a row with no owner yet. Ask again (a
+  // new statement sees the winner); the first node to a draft's lease answers within a round trip.
+  for (let attempt = 0; ; attempt++) {
+    const lease = await acquireOnce(db, draftId, node, url, ttlMs);
+    if (lease === null || (lease.node !== null && lease.url !== null) || attempt >= 4) return lease;
+  }
+}
+
+async function acquireOnce(db: Kysely<DB>, draftId: string, node: string, url: string, ttlMs: number): Promise<LeaseView | null> {
   const { rows } = await sql<{ owner_node: string | null; owner_url: string | null; lease_epoch: string | number; lease_expires_at: Date | null }>`
     WITH cur AS (SELECT id FROM drafts WHERE id = ${draftId}),
     taken AS (

@@ -1,5 +1,6 @@
 import type { EventStore, Fence } from '@weft/store';
 import type { Logger } from '@weft/ops';
+import { WeftError } from '../commands/errors.ts';
 
 export interface NodeIdentity {
   /** Unique per session process of a cluster (WEFT_NODE_ID). */
@@ -55,7 +56,9 @@ export class Ownership {
       return { self: true, fence: { node: this.node.id, epoch: lease.epoch } };
     }
     if (this.held.has(draftId)) this.drop(draftId);
-    return { self: false, url: lease.url ?? '' };
+    // No owner to name yet (another node is taking the lease this instant): a typed 503, retry.
+    if (!lease.url) throw new WeftError('UNAVAILABLE', `Draft "${draftId}" is moving to another session node; retry shortly (writes: with the same opId).`, { retryAfterMs: 250 });
+    return { self: false, url: lease.url };
   }
 
   /** The fence of a draft this node holds (null: not held — the room must not commit). */

@@ -46,7 +46,14 @@ export function routeDocuments(ws: WebSocket, deps: SocketRoutesDeps): void {
       return;
     }
     const known = routes.get(doc);
-    if (known) return deliver(known, frame);
+    if (known) {
+      try {
+        deliver(known, frame);
+      } catch {
+        ws.close(CloseCode.INTERNAL, 'UNAVAILABLE');
+      }
+      return;
+    }
     // A new document: its frames wait, in order, until its owner is known.
     const resolving: Route = { kind: 'resolving', queue: [frame] };
     routes.set(doc, resolving);
@@ -55,7 +62,10 @@ export function routeDocuments(ws: WebSocket, deps: SocketRoutesDeps): void {
       if (route.kind === 'up') deps.relayed();
       routes.set(doc, route);
       for (const f of resolving.queue.splice(0)) deliver(route, f);
-    }, () => ws.close(CloseCode.INTERNAL, 'UNAVAILABLE'));
+    }).catch(() => {
+      // No owner to reach right now (a lease changing hands, Postgres away): the provider reconnects.
+      if (ws.readyState === ws.OPEN) ws.close(CloseCode.INTERNAL, 'UNAVAILABLE');
+    });
   });
   ws.on('close', (code: number, reason: Buffer) => {
     for (const up of upstreams.values()) up.close(code, reason.toString());
