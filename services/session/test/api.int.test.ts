@@ -82,11 +82,13 @@ describe('session API', () => {
     it('more than opsPerSecond in a session → RATE_LIMITED with Retry-After', async () => {
       const c = await s.as('fast-agent', { page: ['write'] }, 'agent');
       const { sessionId } = await c.openSession('page');
-      // 10 then 15 ops: inside the agent's 30-op turn budget, past 20 ops a second.
+      // 20 then 10 ops: the agent's whole 30-op turn budget, past 20 ops a second. The first empties
+      // the bucket, so the second is refused unless half a second passed between them (a 10-then-15
+      // split failed once on a loaded machine: a quarter of a second refilled enough).
       const ops = (n: number) => Array.from({ length: n }, (_, i) => titleOp(`r${i}`)[0]);
-      await c.submit('page', { opId: 'rl-1', sessionId, ops: ops(10) });
+      await c.submit('page', { opId: 'rl-1', sessionId, ops: ops(20) });
       const res = await fetch(`${s.url}/v1/drafts/page/ops`, {
-        method: 'POST', headers: { authorization: `Bearer ${c.token}` }, body: JSON.stringify({ opId: 'rl-2', sessionId, ops: ops(15) }),
+        method: 'POST', headers: { authorization: `Bearer ${c.token}` }, body: JSON.stringify({ opId: 'rl-2', sessionId, ops: ops(10) }),
       });
       expect(res.status).toBe(429);
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
