@@ -9,6 +9,7 @@ import { DraftFollower } from '@weft/bus';
 import { DraftFold, yBaseOf } from './fold.ts';
 import type { YBase } from './fold.ts';
 import { genesis } from '@weft/ydoc';
+import { deltaOps } from '@weft/protocol';
 
 import { createLogger } from '@weft/ops';
 import type { Logger } from '@weft/ops';
@@ -254,13 +255,4 @@ export function build(deps: CheckpointerDeps, config: CheckpointerConfig = {}): 
   };
 }
 
-function countOps(events: unknown[]): number {
-  let n = 0;
-  for (const e of events) {
-    if (typeof e === 'object' && e !== null && (e as { type?: unknown }).type === 'STATE_DELTA') {
-      const d = (e as { delta?: unknown }).delta;
-      if (Array.isArray(d)) n += d.length;
-    }
-  }
-  return n;
-}
+const countOps = (events: unknown[]): number => deltaOps(events).length;

@@ -6,9 +6,8 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DraftFollower } from '@weft/bus';
 import type { Bus, Subscription } from '@weft/bus';
-import type { Op } from '@weft/core';
 import { baseStyles, cspWithStyleHash, DEFAULT_CSP, renderDraft, renderPage, renderSection, runtimeScript } from '@weft/render';
-import { scopeAllows } from '@weft/protocol';
+import { deltaOps, scopeAllows } from '@weft/protocol';
 import { loadDraft } from '@weft/store';
 import type { EventStore, TokenStore } from '@weft/store';
 import { LiveDraft } from './live-draft.ts';
@@ -104,15 +103,8 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
     handle: async (draftId, v) => {
       const live = loaded.get(draftId);
       if (!live) return;
-      const ops: Op[] = [];
-      for (const e of v.events) {
-        if (typeof e === 'object' && e !== null && (e as { type?: unknown }).type === 'STATE_DELTA') {
-          const d = (e as { delta?: unknown }).delta;
-          if (Array.isArray(d)) ops.push(...(d as Op[]));
-        }
-      }
       const done = metrics.applySeconds.startTimer();
-      live.apply(v.version, ops);
+      live.apply(v.version, deltaOps(v.events));
       done();
       metrics.versionsApplied.inc();
     },

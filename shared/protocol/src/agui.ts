@@ -124,6 +124,17 @@ export interface StepLike {
   createdAt: number;
 }
 
+/** The ops of a version's events as they come off the bus (untyped): every STATE_DELTA's delta, in order. */
+export function deltaOps(events: readonly unknown[]): Op[] {
+  const ops: Op[] = [];
+  for (const e of events) {
+    if (typeof e !== 'object' || e === null || (e as { type?: unknown }).type !== 'STATE_DELTA') continue;
+    const d = (e as { delta?: unknown }).delta;
+    if (Array.isArray(d)) ops.push(...(d as Op[]));
+  }
+  return ops;
+}
+
 /** A committed step → its AG-UI events: STATE_DELTA, then CUSTOM repairs/refusals if any. */
 export function stepEvents(step: StepLike): AgUiEvent[] {
   const meta: WeftEventMeta = { version: step.version, opId: step.opId, actor: step.actor, turnId: step.turnId };

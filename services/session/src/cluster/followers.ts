@@ -7,7 +7,7 @@ import type { Draft, Op } from '@weft/core';
 import { DraftFollower } from '@weft/bus';
 import type { Bus, Subscription } from '@weft/bus';
 import type { Logger } from '@weft/ops';
-import { stepEvents } from '@weft/protocol';
+import { deltaOps, stepEvents } from '@weft/protocol';
 import type { AgUiEvent } from '@weft/protocol';
 import { loadDraft } from '@weft/store';
 import type { EventStore } from '@weft/store';
@@ -186,12 +186,3 @@ export class Followers {
   }
 }
 
-function deltaOps(events: unknown[]): Op[] {
-  const ops: Op[] = [];
-  for (const e of events) {
-    if (typeof e !== 'object' || e === null || (e as { type?: unknown }).type !== 'STATE_DELTA') continue;
-    const d = (e as { delta?: unknown }).delta;
-    if (Array.isArray(d)) ops.push(...(d as Op[]));
-  }
-  return ops;
-}
