@@ -1,9 +1,8 @@
 // Standalone checkpointer: DATABASE_URL + NATS_URL (+ PORT/HOST for its operator endpoints:
 // /healthz, /readyz, /metrics). Drains (final snapshots) on SIGTERM. Only this file reads
 // process.env (CONVENTIONS.md §15).
-import { createServer } from 'node:http';
 import { createNatsBus } from '@weft/bus';
-import { createRegistry, exitOnStartupError, loggerFromEnv, probes, routeConsole } from '@weft/ops';
+import { createRegistry, exitOnStartupError, loggerFromEnv, operatorServer, probes, routeConsole, stopOnSignals } from '@weft/ops';
 import { connectPostgres, EventStore } from '@weft/store';
 import { build } from './app.ts';
 import { parseConfig, parseStandalone } from './config.ts';
@@ -22,16 +21,9 @@ async function main(): Promise<void> {
   const worker = build({ store, bus, log, onCheckpoint: checkpointerMetrics(registry) }, config);
   await worker.run();
   const probe = probes('checkpointer', registry, { database: () => store.ping().then(() => true), bus: () => bus.connected });
-  const server = createServer((req, res) => {
-    if (probe.handle(req, res)) return;
-    res.writeHead(404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ code: 'NOT_FOUND', message: 'Only /healthz, /readyz and /metrics.' }));
-  });
+  const server = operatorServer(probe);
   server.listen(standalone.port, standalone.host, () => log.info('checkpointer running', { ...config, port: standalone.port }));
-  let stopping = false;
-  const stop = async (signal: string): Promise<void> => {
-    if (stopping) return;
-    stopping = true;
+  stopOnSignals(async (signal) => {
     log.info('draining', { signal });
     server.close();
     await worker.drain();
@@ -39,9 +31,7 @@ async function main(): Promise<void> {
     await bus.close();
     await conn.close();
     process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  });
 }
 
 main().catch((e: unknown) => exitOnStartupError(e, 'checkpointer'));

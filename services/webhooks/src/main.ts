@@ -1,10 +1,9 @@
 // Standalone webhook dispatcher: DATABASE_URL (+ NATS_URL for wake-ups, PORT/HOST for /healthz,
 // /readyz, /metrics). Only this file reads process.env (CONVENTIONS.md §15). Several can run:
 // the delivery rows are claimed with SKIP LOCKED.
-import { createServer } from 'node:http';
 import { createNatsBus } from '@weft/bus';
 import type { Bus } from '@weft/bus';
-import { createRegistry, exitOnStartupError, loggerFromEnv, probes, routeConsole } from '@weft/ops';
+import { createRegistry, exitOnStartupError, loggerFromEnv, operatorServer, probes, routeConsole, stopOnSignals } from '@weft/ops';
 import { connectPostgres, WebhookStore } from '@weft/store';
 import { build } from './app.ts';
 import { parseConfig, parseStandalone } from './config.ts';
@@ -23,25 +22,16 @@ async function main(): Promise<void> {
   const dispatcher = build({ store, ...(bus ? { bus } : {}), log, metrics: webhookMetrics(registry, () => store.countPending()) }, config);
   await dispatcher.run();
   const probe = probes('webhooks', registry, { database: () => store.ping().then(() => true), ...(bus ? { bus: () => bus.connected } : {}) });
-  const server = createServer((req, res) => {
-    if (probe.handle(req, res)) return;
-    res.writeHead(404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ code: 'NOT_FOUND', message: 'Only /healthz, /readyz and /metrics.' }));
-  });
+  const server = operatorServer(probe);
   server.listen(standalone.port, standalone.host, () => log.info('webhook dispatcher running', { ...config, port: standalone.port }));
-  let stopping = false;
-  const stop = async (signal: string): Promise<void> => {
-    if (stopping) return;
-    stopping = true;
+  stopOnSignals(async (signal) => {
     log.info('stopping', { signal });
     server.close();
     await dispatcher.stop();
     await bus?.close();
     await conn.close();
     process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  });
 }
 
 main().catch((e: unknown) => exitOnStartupError(e, 'webhooks'));

@@ -9,6 +9,6 @@ export type { AccessLog } from './access-log.ts';
 export { accessLog, logUpgrade, requestIdOf } from './access-log.ts';
 export { createRegistry, Counter, Gauge, Histogram, Registry, LATENCY_BUCKETS } from './metrics.ts';
 export type { Probes, ReadinessChecks } from './probes.ts';
-export { probes } from './probes.ts';
+export { operatorServer, probes, stopOnSignals } from './probes.ts';
 export type { EgressPolicy } from './egress.ts';
 export { EgressRefused, checkEgressUrl, egressEnv, guardedLookup, nonPublicRange, parseEgressUrl } from './egress.ts';

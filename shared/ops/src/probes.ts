@@ -1,7 +1,8 @@
 // The operator's endpoints, the same on every service: GET /healthz (liveness: the process
 // answers), GET /readyz (readiness: every dependency check passes, else 503 naming the failing
 // ones), GET /metrics (Prometheus text).
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Registry } from 'prom-client';
 
 /** name → whether that dependency is usable now (a thrown error or a timeout counts as false). */
@@ -54,4 +55,25 @@ export function probes(service: string, registry: Registry, checks: ReadinessChe
       return false;
     },
   };
+}
+
+/** A worker's whole HTTP door (checkpointer, webhooks): the three probes, 404 for anything else. */
+export function operatorServer(probe: Probes): Server {
+  return createServer((req, res) => {
+    if (probe.handle(req, res)) return;
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ code: 'NOT_FOUND', message: 'Only /healthz, /readyz and /metrics.' }));
+  });
+}
+
+/** Runs `stop` once, on the first SIGINT or SIGTERM (a second signal does not start it again). */
+export function stopOnSignals(stop: (signal: string) => Promise<void>): void {
+  let stopping = false;
+  const once = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    void stop(signal);
+  };
+  process.on('SIGINT', () => once('SIGINT'));
+  process.on('SIGTERM', () => once('SIGTERM'));
 }
