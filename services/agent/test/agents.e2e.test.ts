@@ -14,7 +14,7 @@ import { catalogPromptText } from '../src/prompt.ts';
 import { runScript } from '../src/scripted-builder.ts';
 import { HttpBuildTransport, PeerBuildTransport } from '../src/transport.ts';
 import { loadCorpus, mismatches } from './corpus.ts';
-import { fakeModel, startSession } from './services.ts';
+import { fakeModel, startSession, stopStack } from './services.ts';
 
 const ADMIN = 'agents-e2e-admin';
 
@@ -50,9 +50,7 @@ describe('reference agents against the session (HTTP door)', () => {
     admin = new WeftHttpClient(session.url, ADMIN);
   });
   afterAll(async () => {
-    session?.proc.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 500));
-    await db?.drop();
+    await stopStack({ session, db });
   });
 
   const agentClient = async (draftId: string): Promise<WeftHttpClient> => {

@@ -10,7 +10,7 @@ import { createTestDatabase } from '@weft/testing';
 import type { TestDatabase } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentHandler, NO_MODEL_MESSAGE } from '../src/agent-http.ts';
-import { fakeModel, startSession } from './services.ts';
+import { fakeModel, startSession, stopStack } from './services.ts';
 
 const ADMIN = 'ask-agent-e2e-admin';
 const HERO = {
@@ -58,10 +58,7 @@ describe('POST /agent/briefs', () => {
     await admin.submit('ask', { opId: 'seed-hero', ops: [{ op: 'add', path: '/sections/hero', value: HERO }, { op: 'add', path: '/order/-', value: 'hero' }] });
   }, 60_000);
   afterAll(async () => {
-    session?.proc.kill('SIGTERM');
-    model?.server.close();
-    await new Promise((r) => setTimeout(r, 500));
-    await db?.drop();
+    await stopStack({ session, model, db });
   });
 
   it('a scoped brief changes only the scoped component, in one turn on the stream, with the agent\'s presence and ghost', async () => {

@@ -9,7 +9,7 @@ import type { TestDatabase } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCases } from '../bench/brief-cases.ts';
 import type { Case } from '../bench/brief-cases.ts';
-import { fakeModel, startSession } from './services.ts';
+import { fakeModel, startSession, stopStack } from './services.ts';
 
 const ADMIN = 'briefs-e2e-admin';
 const cases = loadCases((n) => defaultCatalog.getEntry(n) !== undefined);
@@ -28,10 +28,7 @@ describe('the briefs corpus through POST /agent/briefs', () => {
     admin = new WeftHttpClient(session.url, ADMIN);
   }, 60_000);
   afterAll(async () => {
-    session?.proc.kill('SIGTERM');
-    model?.server.close();
-    await new Promise((r) => setTimeout(r, 500));
-    await db?.drop();
+    await stopStack({ session, model, db });
   });
 
   // Sloppy landing (a held chain, camelCase ids, {"ops":{op}}, <think>), a chain of 8 steps into

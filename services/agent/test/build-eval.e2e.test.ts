@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../src/eval/measure.ts';
 import { BAKERY } from '../src/eval/briefs.ts';
 import { SHAKY, evalFakeModels } from './eval-models.ts';
-import { fakeTokens, startSession } from './services.ts';
+import { fakeTokens, startSession, stopStack } from './services.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CLI = join(ROOT, 'shared/client/src/cli/main.ts');
@@ -122,9 +122,7 @@ describe('weft build-eval against a running server', () => {
     session = await startSession(db, ADMIN);
   }, 60_000);
   afterAll(async () => {
-    session?.proc.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 500));
-    await db?.drop();
+    await stopStack({ session, db });
   });
 
   it('builds each run in a fresh draft through the HTTP door, prints NDJSON with --json, leaves the drafts', async () => {

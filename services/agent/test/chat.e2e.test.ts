@@ -18,7 +18,7 @@ import type { TestDatabase } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_LAUNCH } from '../../preview/test/stack.ts';
 import { chatAnswer } from './chat-turn.ts';
-import { fakeModel, startSession } from './services.ts';
+import { fakeModel, startSession, stopStack } from './services.ts';
 
 const ADMIN = 'chat-e2e-admin';
 const SHOTS = 'test-artifacts';
@@ -79,10 +79,7 @@ describe('the Build chat', () => {
   }, 90_000);
   afterAll(async () => {
     await browser?.close();
-    session?.proc.kill('SIGTERM');
-    model?.server.close();
-    await new Promise((r) => setTimeout(r, 500));
-    await db?.drop();
+    await stopStack({ session, model, db });
   });
 
   it('Stop ends a running turn: what was written stays, the rest is not written, the run is cancelled', async () => {

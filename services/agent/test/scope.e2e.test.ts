@@ -6,7 +6,7 @@ import { WeftHttpClient } from '@weft/client';
 import { createTestDatabase } from '@weft/testing';
 import type { TestDatabase } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fakeModel, startSession } from './services.ts';
+import { fakeModel, startSession, stopStack } from './services.ts';
 
 const ADMIN = 'scope-e2e-admin';
 
@@ -28,10 +28,7 @@ describe('a brief scoped to a part that is not on the page', () => {
     ({ token } = await admin.mintToken({ actor: { id: 'writer', kind: 'human' }, scopes: { scoped: ['read', 'write'] } }));
   }, 60_000);
   afterAll(async () => {
-    session?.proc.kill('SIGTERM');
-    model?.server.close();
-    await new Promise((r) => setTimeout(r, 500));
-    await db?.drop();
+    await stopStack({ session, model, db });
   });
 
   it('is refused 400 with the pointer of the scope field, and the model is never asked', async () => {

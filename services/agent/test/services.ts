@@ -39,6 +39,21 @@ export async function startSession(db: TestDatabase | null, admin: string, env: 
   return { url, proc };
 }
 
+/** Stops what an e2e file started: the session process (until it has exited, at most 5 s), the
+ *  fake model, then the database the process was using. */
+export async function stopStack(o: { session?: { proc: ChildProcess } | null | undefined; model?: { server: Server } | null | undefined; db?: TestDatabase | null | undefined }): Promise<void> {
+  const p = o.session?.proc;
+  if (p && p.exitCode === null && p.signalCode === null) {
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, 5000);
+      p.once('exit', () => { clearTimeout(t); resolve(); });
+      p.kill('SIGTERM');
+    });
+  }
+  o.model?.server.close();
+  await o.db?.drop();
+}
+
 export interface ModelRequest { model: string; messages: { role: string; content: string }[]; stream: boolean; authorization: string | null }
 
 /** Tokens as the fake counts them (about four characters each): what its `usage` reports. */
