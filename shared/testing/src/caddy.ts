@@ -1,9 +1,10 @@
 // The compose stack's proxy, for tests: Debian's caddy (installed with apt-get when missing, like
 // nats-server) running the repo's Caddyfile with the compose service names mapped to local ports.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { commandOrInstall } from './apt.ts';
 import { freePort } from './free-port.ts';
 
 export interface CaddyProxy {
@@ -11,16 +12,7 @@ export interface CaddyProxy {
   stop(): Promise<void>;
 }
 
-function caddyBinary(): string {
-  const onPath = (): boolean => {
-    try { execFileSync('caddy', ['version'], { stdio: 'ignore' }); return true; } catch { return false; }
-  };
-  if (!onPath()) {
-    execFileSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends caddy'], { stdio: 'ignore' });
-    if (!onPath()) throw new Error('caddy is needed (apt-get install caddy; .ci/run installs it)');
-  }
-  return 'caddy';
-}
+const caddyBinary = (): string => commandOrInstall('caddy', 'caddy', { recommends: false });
 
 /**
  * Runs `caddyfilePath` with each `name:8080` upstream replaced by `upstreams[name]` (host:port)

@@ -1,10 +1,11 @@
 // A throwaway nats-server with JetStream (PLATFORM.md "Recipe: nats-server").
 // `-p -1` lets the server pick a port; we read it from the ports file. restart() reuses the
 // port and the store dir, so fault tests can kill and bring it back at the same URL.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { commandOrInstall } from './apt.ts';
 
 export interface StartNatsOptions {
   /** JetStream store dir; default a fresh temp dir (removed by destroy()). */
@@ -27,16 +28,7 @@ export interface NatsServer {
   destroy(): Promise<void>;
 }
 
-function natsBinary(): string {
-  const onPath = (): boolean => {
-    try { execFileSync('sh', ['-c', 'command -v nats-server'], { stdio: 'ignore' }); return true; } catch { return false; }
-  };
-  if (!onPath()) {
-    execFileSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nats-server'], { stdio: 'ignore' });
-    if (!onPath()) throw new Error('nats-server is not on PATH and apt-get install failed');
-  }
-  return 'nats-server';
-}
+const natsBinary = (): string => commandOrInstall('nats-server', 'nats-server');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
+import { aptInstall } from './apt.ts';
 import { freePort } from './free-port.ts';
 
 export interface StartPostgresOptions {
@@ -46,7 +47,7 @@ export function pgBinDir(): string {
   };
   const found = pick();
   if (found !== undefined) return found;
-  execFileSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-15'], { stdio: 'ignore' });
+  aptInstall('postgresql-15');
   const after = pick();
   if (after === undefined) throw new Error('PostgreSQL binaries not found under /usr/lib/postgresql and apt-get install failed');
   return after;
