@@ -8,8 +8,6 @@
 // 3. Cold load of that draft (snapshot with a Yjs state + 1,000-step tail): one round trip, p50/p99.
 import { parseArgs } from 'node:util';
 import { createMemoryBus } from '@weft/bus';
-import { applyOpsUnchecked, emptyDraft } from '@weft/core';
-import type { Op } from '@weft/core';
 import { migrateToLatest } from '@weft/migrations';
 import { connectPostgres, EventStore, loadDraft, SessionStore, TokenStore } from '@weft/store';
 import { startPostgres } from '@weft/testing';
@@ -155,12 +153,7 @@ for (let rep = 0; rep < REPS; rep++) {
   const t = performance.now();
   const loaded = await loadDraft(store, big);
   const ims = performance.now() - t;
-  // Baseline, side by side: the previous path, one text row and one JSON.parse per event.
-  const tb = performance.now();
-  const perRow = emptyDraft(big);
-  for (const row of await store.readOpsText(big, 0)) applyOpsUnchecked(perRow, JSON.parse(row.opsText) as Op[]);
-  const bms = performance.now() - tb;
-  console.log(`replay rep ${rep + 1}: HTTP NDJSON ${k(lines)} events in ${f1(ms)} ms = ${k(lines / (ms / 1000))} events/s | in process (pages of one JSON text → parse → fold) ${k(loaded.version)} in ${f1(ims)} ms = ${k(loaded.version / (ims / 1000))} events/s; baseline one row per event ${f1(bms)} ms = ${k(N / (bms / 1000))} events/s (${(bms / ims).toFixed(1)}×)`);
+  console.log(`replay rep ${rep + 1}: HTTP NDJSON ${k(lines)} events in ${f1(ms)} ms = ${k(lines / (ms / 1000))} events/s | in process (text → parse → fold) ${k(loaded.version)} in ${f1(ims)} ms = ${k(loaded.version / (ims / 1000))} events/s`);
 }
 const atSnap = await loadDraft(store, big, N - 1000);
 const snapDraft = atSnap.draft;

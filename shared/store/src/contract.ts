@@ -234,6 +234,16 @@ export function runStoreContract(name: string, factory: () => Promise<StoreHandl
       await expect(loadDraft(store, id)).rejects.toThrow(/v4 does not replay/);
     });
 
+    it('loadDraft refuses a log with a hole instead of folding around it', async () => {
+      const id = uid('gap');
+      await store.createDraft({ id, title: '', createdBy: 'u' });
+      const set = (v: string): Op[] => [{ op: 'replace', path: '/title', value: v }];
+      await store.append(id, 0, [step('g1', { ops: set('one') }), step('g2', { ops: set('two') }), step('g3', { ops: set('three') })]);
+      // Only damage does this (versions are gapless by construction): a row lost under the store.
+      await h.db.deleteFrom('events').where('draft_id', '=', id).where('version', '=', 2).execute();
+      await expect(loadDraft(store, id)).rejects.toThrow(/gap after v1 \(next is v3\)/);
+    });
+
     it('mints tokens storing only a hash; verify rejects revoked and expired ones', async () => {
       const tokens = new TokenStore(h.db);
       const { token, id } = await tokens.mint({ actorId: 'agent-1', actorKind: 'agent', name: 'bot', scopes: { '*': ['read'], d1: ['read', 'write'] } });

@@ -7,7 +7,7 @@ import type { AppendError, DraftMeta, NewSnapshot, NewStep, Snapshot, StoredStep
 import { createDraft, getDraft, listDrafts } from './drafts.ts';
 import { GroupCommit } from './group-commit.ts';
 import { deleteDraft } from './delete-draft.ts';
-import { findByOpId, findByOpIds, readOpsPage, readOpsText, readSteps } from './read-steps.ts';
+import { findByOpId, findByOpIds, readOpsText, readSteps } from './read-steps.ts';
 import { latestSnapshot, latestYSnapshot, listSnapshots, startEpoch, writeSnapshot } from './snapshots.ts';
 import { loadRoom } from './load-room.ts';
 import { acquireLease, ownedCount, releaseLeases, renewLeases } from './leases.ts';
@@ -58,7 +58,6 @@ export class EventStore {
   /** Public step views as JSON text rendered by Postgres (the events route and its NDJSON stream). */
   readStepViewsText(draftId: string, after: number, limit: number, upTo: number): Promise<{ version: number; json: string }[]> { return readStepViewsText(this.db, draftId, after, limit, upTo); }
   readOpsText(draftId: string, after: number, upTo?: number): Promise<{ version: number; opsText: string }[]> { return readOpsText(this.db, draftId, after, upTo); }
-  readOpsPage(draftId: string, after: number, limit: number, upTo?: number): Promise<{ count: number; last: number; opsJson: string }> { return readOpsPage(this.db, draftId, after, limit, upTo); }
 
   writeSnapshot(s: NewSnapshot): Promise<boolean> { return writeSnapshot(this.db, s); }
   /** Moves the draft to Yjs epoch fromEpoch+1 with its base state at `s.version` (compaction). */

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { DB } from './schema.ts';
 import type { StoredStep } from './types.ts';
@@ -26,21 +25,6 @@ export async function findByOpIds(db: Kysely<DB>, draftId: string, opIds: readon
   const rows = await db.selectFrom('events').selectAll().where('draft_id', '=', draftId).where('op_id', 'in', [...opIds]).execute();
   for (const r of rows) out.set(r.op_id, toStep(r));
   return out;
-}
-
-/**
- * Replay's fastest path: up to `limit` versions after `after` as ONE JSON text, `[ops],[ops],…`
- * joined by Postgres (string_agg), so the caller pays one row and one JSON.parse per page instead
- * of one per event. `last` is the page's last version, `count` how many versions it holds.
- */
-export async function readOpsPage(db: Kysely<DB>, draftId: string, after: number, limit: number, upTo?: number): Promise<{ count: number; last: number; opsJson: string }> {
-  const r = await sql<{ n: number; last: string | number | null; ops: string | null }>`
-    select count(*)::int as n, max(version) as last, string_agg(ops_text, ',' order by version) as ops
-    from (select version, ops::text as ops_text from events
-          where draft_id = ${draftId} and version > ${after} and version <= ${upTo ?? Number.MAX_SAFE_INTEGER}
-          order by version limit ${limit}) page`.execute(db);
-  const row = r.rows[0]!;
-  return { count: Number(row.n), last: row.last === null ? after : int(row.last), opsJson: row.ops ?? '' };
 }
 
 /** Replay fast path (PERFORMANCE.md B6): ops as JSON text, parsed by the caller (maybe in a worker). */
