@@ -135,6 +135,13 @@ export class Followers {
 
   get size(): number { return this.open.size; }
 
+  /** The view of a draft this node already follows, without asking anyone (a read's fast path). */
+  peek(draftId: string): FollowerView | undefined {
+    const v = this.open.get(draftId)?.view;
+    if (v) v.lastUsed = this.deps.now();
+    return v;
+  }
+
   /** The followed view of a draft (loaded on first use), or null when there is no such draft. */
   view(draftId: string): Promise<FollowerView | null> {
     let p = this.views.get(draftId);

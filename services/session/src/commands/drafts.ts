@@ -25,6 +25,9 @@ export async function mustRoom(ctx: Ctx, id: string): Promise<Room> {
  */
 export async function mustView(ctx: Ctx, id: string): Promise<DraftView> {
   if (ctx.ownership && ctx.followers) {
+    // Already following it and not holding its lease: no lease lookup (a statement) per read.
+    const followed = ctx.ownership.fence(id) === null ? ctx.followers.peek(id) : undefined;
+    if (followed) return followed;
     const owner = await ctx.ownership.resolve(id);
     if (owner === null) throw new WeftError('NOT_FOUND', `No draft "${id}" (or no access to it).`);
     if (!owner.self) {
