@@ -110,7 +110,7 @@ export class Decider {
       yUpdate: req.yUpdate ?? null,
       createdAt: this.o.now(),
     };
-    if (turn) this.holdsBefore.set(step, before);
+    if (turn && (before.length > 0 || own.held.length > 0)) this.holdsBefore.set(step, before);
     return { kind: 'applied', step, result: told(step.version, res.applied) };
   }
 

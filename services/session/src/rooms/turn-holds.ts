@@ -44,6 +44,8 @@ export class TurnHolds {
    */
   settle(turnId: string, opId: string, actor: string, carried: readonly HeldOp[], submitted: readonly unknown[], res: StepResult): { refused: Refusal[]; notes: StepResult['notes']; held: Refusal[] } {
     const k = carried.length;
+    // The common case (nothing waiting, nothing to hold): the step's own lists, untouched.
+    if (k === 0 && !res.refused.some((r) => r.rule === 'missing_section')) return { refused: res.refused, notes: res.notes, held: [] };
     const still = new Map<number, Refusal>();
     const refused: Refusal[] = [];
     const held: Refusal[] = [];
