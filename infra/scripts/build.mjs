@@ -18,6 +18,8 @@ export const ENTRIES = {
   'checkpointer.js': 'services/checkpointer/src/main.ts',
   'webhooks.js': 'services/webhooks/src/main.ts',
   'migrate.js': 'migrations/src/cli.ts',
+  // The replay worker (shared/store/src/replay/fold-off-thread.ts starts ./fold-worker.js beside the bundle).
+  'fold-worker.js': 'shared/store/src/replay/fold-worker.ts',
 };
 
 /** Bare imports outside the workspace stay imports (resolved from node_modules at run time). */

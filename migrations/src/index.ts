@@ -9,6 +9,7 @@ import * as m0004 from './2026_12_01_000004_leases.ts';
 import * as m0005 from './2026_12_01_000005_activity.ts';
 import * as m0006 from './2026_12_01_000006_runs.ts';
 import * as m0007 from './2026_12_01_000007_webhooks.ts';
+import * as m0008 from './2026_12_01_000008_ops_json.ts';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_29_000001_init': m0001,
@@ -18,6 +19,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_12_01_000005_activity': m0005,
   '2026_12_01_000006_runs': m0006,
   '2026_12_01_000007_webhooks': m0007,
+  '2026_12_01_000008_ops_json': m0008,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...migrations }) };

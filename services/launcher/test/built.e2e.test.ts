@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -208,6 +208,25 @@ describe('the built services, as compose runs them', () => {
       .find((o) => o.reqId === 'req-ops-1');
     expect(access).toMatchObject({ msg: `POST /v1/drafts/${DRAFT}/ops 200`, req: { path: `/v1/drafts/${DRAFT}/ops` }, res: { status: 200 } });
     expect(access!.responseTime).toBeGreaterThanOrEqual(0);
+  });
+
+  it('the replay worker bundle (dist/fold-worker.js, started beside the entry bundles) runs without tsx and folds pages', () => {
+    // What fold-off-thread.ts does in a bundle: `new Worker(new URL('./fold-worker.js', import.meta.url))`.
+    const script = `import { Worker } from 'node:worker_threads';
+      const w = new Worker(new URL('./fold-worker.js', import.meta.url));
+      w.on('message', (m) => { console.log(JSON.stringify(m)); process.exit(0); });
+      w.postMessage({ job: 1, kind: 'start', draftId: 'd', draft: { id: 'd', title: '', order: [], sections: {} } });
+      w.postMessage({ job: 1, kind: 'page', first: 1, text: JSON.stringify([[{ op: 'replace', path: '/title', value: 'folded' }], [{ op: 'add', path: '/order/-', value: 'a' }]]) });
+      w.postMessage({ job: 1, kind: 'end' });`;
+    const probe = join(out, 'probe-fold-worker.mjs');
+    writeFileSync(probe, script);
+    try {
+      const r = spawnSync(process.execPath, [probe], { cwd: runtime, encoding: 'utf8', timeout: 20_000 });
+      expect(r.stderr).toBe('');
+      expect(JSON.parse(r.stdout) as unknown).toEqual({ job: 1, ok: true, draft: { id: 'd', title: 'folded', order: ['a'], sections: {} } });
+    } finally {
+      rmSync(probe);
+    }
   });
 
   it('the standalone entries (dist/preview.js, dist/checkpointer.js, dist/webhooks.js) start, get ready and serve linted metrics', async () => {

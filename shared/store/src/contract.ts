@@ -113,9 +113,11 @@ export function runStoreContract(name: string, factory: () => Promise<StoreHandl
       expect((await store.readSteps(id, { after: 8 })).map((s) => s.version)).toEqual([9, 10]);
       expect((await store.readSteps(id, { upTo: 2 })).map((s) => s.version)).toEqual([1, 2]);
       expect(await store.readSteps(id, { after: 10 })).toEqual([]);
-      const text = await store.readOpsText(id, 7, 9);
-      expect(text.map((r) => r.version)).toEqual([8, 9]);
-      expect(JSON.parse(text[0]!.opsText)).toEqual(step('p7').ops);
+      const page = await store.readOpsPage(id, 7, 100, 9);
+      expect(page).toMatchObject({ first: 8, last: 9, count: 2 });
+      expect(JSON.parse(page!.text)).toEqual([step('p7').ops, step('p8').ops]);
+      expect(await store.readOpsPage(id, 3, 2)).toMatchObject({ first: 4, last: 5, count: 2 });
+      expect(await store.readOpsPage(id, 10, 100)).toBeNull();
     });
 
     it('writes snapshots idempotently and finds the latest at or below a version', async () => {
@@ -242,6 +244,34 @@ export function runStoreContract(name: string, factory: () => Promise<StoreHandl
       // Only damage does this (versions are gapless by construction): a row lost under the store.
       await h.db.deleteFrom('events').where('draft_id', '=', id).where('version', '=', 2).execute();
       await expect(loadDraft(store, id)).rejects.toThrow(/gap after v1 \(next is v3\)/);
+      for (const pageSize of [1, 2]) await expect(loadDraft(store, id, undefined, { pageSize })).rejects.toThrow(/gap after v1 \(next is v3\)/);
+    });
+
+    it('a hole at the end of a page, or a whole page missing, is refused too, never taken for the end of the log', async () => {
+      const id = uid('gap2');
+      await store.createDraft({ id, title: '', createdBy: 'u' });
+      await store.append(id, 0, Array.from({ length: 9 }, (_, i) => step(`h${i}`, { ops: [{ op: 'replace', path: '/title', value: `t${i}` }] })));
+      await h.db.deleteFrom('events').where('draft_id', '=', id).where('version', 'in', [3, 4, 5]).execute();
+      for (const pageSize of [1, 2, 3, 4, 5, 100]) await expect(loadDraft(store, id, undefined, { pageSize })).rejects.toThrow(/gap after v2 \(next is v6\)/);
+      expect(await loadDraft(store, id, 2, { pageSize: 2 })).toMatchObject({ version: 2, draft: { title: 't1' } });
+    });
+
+    // A log longer than one page is folded in the replay worker, page by page (pageSize 2 here).
+    it('loadDraft folds a log of many pages off the main thread to the same draft, and refuses damage there too', async () => {
+      const id = uid('pages');
+      await store.createDraft({ id, title: '', createdBy: 'u' });
+      const steps = Array.from({ length: 9 }, (_, i) => step(`pg${i}`, { ops: i === 0 ? [{ op: 'add', path: '/order/-', value: 'a' }] : [{ op: 'replace', path: '/title', value: `t${i}` }, { op: 'add', path: `/order/${i % 2}`, value: `s${i}` }] }));
+      await store.append(id, 0, steps);
+      const inline = await loadDraft(store, id);
+      expect(inline.version).toBe(9);
+      expect(inline.draft.title).toBe('t8');
+      expect(inline.draft.order).toHaveLength(9);
+      for (const pageSize of [1, 2, 3, 9]) expect(await loadDraft(store, id, undefined, { pageSize })).toEqual(inline);
+      expect(await loadDraft(store, id, 5, { pageSize: 2 })).toEqual(await loadDraft(store, id, 5));
+      await store.writeSnapshot({ draftId: id, version: 4, epoch: 0, doc: (await loadDraft(store, id, 4)).draft as never, yState: null, reason: 'test' });
+      expect(await loadDraft(store, id, undefined, { pageSize: 2 })).toEqual({ ...inline, snapshotVersion: 4 });
+      await store.append(id, 9, [step('bad2', { ops: [{ op: 'remove', path: '/nope' }] }), step('after', { ops: [{ op: 'replace', path: '/title', value: 'x' }] })]);
+      await expect(loadDraft(store, id, undefined, { pageSize: 2 })).rejects.toThrow(/v10 does not replay: op 0/);
     });
 
     it('mints tokens storing only a hash; verify rejects revoked and expired ones', async () => {

@@ -7,7 +7,9 @@ import type { AppendError, DraftMeta, NewSnapshot, NewStep, Snapshot, StoredStep
 import { createDraft, getDraft, listDrafts } from './drafts.ts';
 import { GroupCommit } from './group-commit.ts';
 import { deleteDraft } from './delete-draft.ts';
-import { findByOpId, findByOpIds, readOpsText, readSteps } from './read-steps.ts';
+import { findByOpId, findByOpIds, readSteps } from './read-steps.ts';
+import { readOpsPage } from './replay/ops-page.ts';
+import type { OpsPage } from './replay/ops-page.ts';
 import { latestSnapshot, latestYSnapshot, listSnapshots, startEpoch, writeSnapshot } from './snapshots.ts';
 import { loadRoom } from './load-room.ts';
 import { acquireLease, ownedCount, releaseLeases, renewLeases } from './leases.ts';
@@ -57,7 +59,8 @@ export class EventStore {
   readSteps(draftId: string, opts?: { after?: number; limit?: number; upTo?: number; actor?: string }): Promise<StoredStep[]> { return readSteps(this.db, draftId, opts); }
   /** Public step views as JSON text rendered by Postgres (the events route and its NDJSON stream). */
   readStepViewsText(draftId: string, after: number, limit: number, upTo: number): Promise<{ version: number; json: string }[]> { return readStepViewsText(this.db, draftId, after, limit, upTo); }
-  readOpsText(draftId: string, after: number, upTo?: number): Promise<{ version: number; opsText: string }[]> { return readOpsText(this.db, draftId, after, upTo); }
+  /** Up to `limit` steps after `after` as one JSON text (replay); throws if the log has a hole there. */
+  readOpsPage(draftId: string, after: number, limit: number, upTo?: number): Promise<OpsPage | null> { return readOpsPage(this.db, draftId, after, limit, upTo); }
 
   writeSnapshot(s: NewSnapshot): Promise<boolean> { return writeSnapshot(this.db, s); }
   /** Moves the draft to Yjs epoch fromEpoch+1 with its base state at `s.version` (compaction). */

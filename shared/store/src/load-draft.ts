@@ -1,19 +1,63 @@
 // Any version of a draft: the latest snapshot at or below it, plus the log up to it. Used by the
-// session's rooms, `?version=N`, the preview and the checkpointer, so replay has one definition.
-import { applyOpsUnchecked, emptyDraft } from '@weft/core';
-import type { Draft, Op } from '@weft/core';
+// session's rooms, `?version=N`, the preview and the checkpointer, so replay has one definition
+// (replay/fold-page.ts). A tail that fits one page is folded here; a longer log is folded in the
+// replay worker page by page while the next page is fetched (PERFORMANCE.md B6).
+import { emptyDraft } from '@weft/core';
+import type { Draft } from '@weft/core';
 import type { EventStore } from './event-store.ts';
+import { foldOffThread, ReplayWorkerLost } from './replay/fold-off-thread.ts';
+import { foldPage } from './replay/fold-page.ts';
+import type { OpsPage } from './replay/ops-page.ts';
 
-export async function loadDraft(store: EventStore, draftId: string, upTo?: number): Promise<{ draft: Draft; version: number; snapshotVersion: number }> {
+export interface ReplayOptions {
+  /** Steps per page (one query, one JSON text). */
+  pageSize?: number;
+}
+const PAGE = 10_000;
+const AHEAD = 2;
+
+export async function loadDraft(store: EventStore, draftId: string, upTo?: number, opts: ReplayOptions = {}): Promise<{ draft: Draft; version: number; snapshotVersion: number }> {
+  const pageSize = opts.pageSize ?? PAGE;
   const snap = await store.latestSnapshot(draftId, upTo);
-  const draft: Draft = snap ? (structuredClone(snap.doc) as unknown as Draft) : emptyDraft(draftId);
-  let version = snap ? snap.version : 0;
-  for (const row of await store.readOpsText(draftId, version, upTo)) {
-    if (row.version !== version + 1) throw new Error(`draft ${draftId}: the log has a gap after v${version} (next is v${row.version})`);
-    // Committed ops were validated before append: a failure here is corruption, never skipped.
-    const r = applyOpsUnchecked(draft, JSON.parse(row.opsText) as Op[]);
-    if (!r.ok) throw new Error(`draft ${draftId} v${row.version} does not replay: op ${r.error.index}: ${r.error.message}`);
-    version = row.version;
+  const base = snap ? snap.version : 0;
+  const start = (): Draft => (snap ? (structuredClone(snap.doc) as unknown as Draft) : emptyDraft(draftId));
+  const first = await store.readOpsPage(draftId, base, pageSize, upTo);
+  const out = (draft: Draft, version: number) => ({ draft, version, snapshotVersion: base });
+  if (!first) return out(start(), base);
+  if (!first.more) {
+    const draft = start();
+    foldPage(draftId, draft, first.first, first.text);
+    return out(draft, first.last);
   }
-  return { draft, version, snapshotVersion: snap ? snap.version : 0 };
+  let last = base;
+  // Pages are version ranges, so the next ones can be asked for before this one arrives: Postgres
+  // renders two pages ahead (on its own backends) while the worker parses and folds this one.
+  const pages = async function* (): AsyncGenerator<OpsPage> {
+    const ahead: Promise<OpsPage | null>[] = [];
+    let asked = first.last;
+    const ask = (): void => {
+      const p = store.readOpsPage(draftId, asked, pageSize, upTo);
+      p.catch(() => {}); // awaited below; a consumer that stops early must not leave it unhandled
+      ahead.push(p);
+      asked += pageSize;
+    };
+    let page: OpsPage | null = first;
+    while (page) {
+      while (page.more && ahead.length < AHEAD && (upTo === undefined || asked < upTo)) ask();
+      last = page.last;
+      yield page;
+      if (!page.more) return;
+      page = await ahead.shift()!;
+    }
+  };
+  try {
+    // The worker receives its own copy of the snapshot's draft (postMessage clones), so no clone here.
+    const draft = await foldOffThread(draftId, (snap ? snap.doc : emptyDraft(draftId)) as unknown as Draft, pages());
+    return out(draft, last);
+  } catch (e) {
+    if (!(e instanceof ReplayWorkerLost)) throw e;
+    const draft = start();
+    for await (const page of pages()) foldPage(draftId, draft, page.first, page.text);
+    return out(draft, last);
+  }
 }

@@ -40,7 +40,7 @@ export interface EventsTable {
   actor_kind: string;
   session_id: string | null;
   turn_id: string | null;
-  ops: Jsonb;
+  ops: Jsonb; // a json column (migration 0008), read back whole
   inverse: Jsonb;
   notes: JsonbDefault;
   refused: JsonbDefault;
