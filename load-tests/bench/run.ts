@@ -9,18 +9,20 @@ import { join } from 'node:path';
 import { WeftHttpClient, WeftPeer } from '@weft/client';
 import postgres from 'postgres';
 import { pgBinDir } from '@weft/testing';
-import { allViewersLatency, runGenerators } from '../src/gen/pool.ts';
+import { runGenerators } from '../src/gen/pool.ts';
 import type { GenConfig, GenResult, RoomGen } from '../src/gen/messages.ts';
 import { machine } from '../src/machine.ts';
 import { cpuCores, sampleProc } from '../src/procstat.ts';
 import type { ProcSample } from '../src/procstat.ts';
 import { ROOT, spawnTs, freePort } from '../src/proc.ts';
 import { fmt, fmtSummary, summarize } from '../src/stats.ts';
-import type { Summary } from '../src/stats.ts';
 import { foldLog } from '../src/invariants.ts';
 import { readLog } from '../src/verify.ts';
 import { ADMIN_TOKEN, startStack } from './stack.ts';
 import { emmettAppends } from '../src/baseline-emmett.ts';
+import { roomFigures as figuresOf } from './figures.ts';
+import { manyDrafts } from './many-drafts.ts';
+import { COMPONENTS, SECTION, section, seed as seedDraft } from './scenario.ts';
 
 const args = process.argv.slice(2);
 const flag = (name: string): boolean => args.includes(`--${name}`);
@@ -43,17 +45,6 @@ const size = {
   secs: num('secs', FULL ? 20 : 8),
 };
 const MB = 2 ** 20;
-const SECTION = 's';
-const COMPONENTS = Array.from({ length: 10 }, (_, i) => `c${i}`);
-const section = () => ({
-  id: SECTION, kind: 'surface', catalog: 'weft@1',
-  components: {
-    root: { id: 'root', component: 'Stack', children: COMPONENTS },
-    ...Object.fromEntries(COMPONENTS.map((c) => [c, { id: c, component: 'Heading', props: { text: c, level: 2 } }])),
-  },
-  data: {},
-});
-
 const m = machine(pgBinDir());
 console.log(`machine: ${m.cpu} ×${m.nproc}, ${m.memGiB} GiB, load ${m.load.join(' ')}, node ${m.node}, ${m.postgres}, ${m.nats}`);
 console.log(`sizes: ${JSON.stringify(size)}${FULL ? ' (full)' : ' (quick; --full for the issue sizes)'}`);
@@ -70,10 +61,7 @@ const procLine = (a: ProcSample) => () => {
   return `session cpu ${(cpuCores(a, b) * 100).toFixed(0)}% rss ${(b.rssBytes / MB).toFixed(0)} MB`;
 };
 
-async function seed(id: string): Promise<void> {
-  await admin.createDraft(id);
-  await admin.submit(id, { opId: `seed-${id}`, ops: [{ op: 'add', path: `/sections/${SECTION}`, value: section() }] });
-}
+const seed = (id: string): Promise<void> => seedDraft(admin, id);
 
 /** Hot draft: `viewers` over 4 processes, 10 closed-loop writers in a fifth. */
 function hotConfigs(url: string, draft: string, mode: RoomGen['mode'], token: string): GenConfig[] {
@@ -84,17 +72,7 @@ function hotConfigs(url: string, draft: string, mode: RoomGen['mode'], token: st
     { ...base, viewers: 0, writers: size.writers },
   ];
 }
-function roomFigures(label: string, results: GenResult[], secs: number): { opsPerSec: number; ack: Summary; allViewers: Summary; delivery: Summary; errors: Record<string, number> } {
-  const acked = results.reduce((s, r) => s + r.acked, 0);
-  const first = Math.min(...results.filter((r) => r.firstAck).map((r) => r.firstAck));
-  const last = Math.max(...results.map((r) => r.lastAck));
-  const opsPerSec = acked / Math.max(secs, (last - first) / 1000 || secs);
-  const errors: Record<string, number> = {};
-  for (const r of results) for (const [k, v] of Object.entries(r.errors)) errors[k] = (errors[k] ?? 0) + v;
-  const f = { opsPerSec, ack: summarize(results.flatMap((r) => r.ackMs)), allViewers: summarize(allViewersLatency(results)), delivery: summarize(results.flatMap((r) => r.deliveries)), errors };
-  out(`${label}: ${fmt(opsPerSec)} ops/s; ack ${fmtSummary(f.ack)}; submit→all viewers ${fmtSummary(f.allViewers)}; errors ${JSON.stringify(errors)}`);
-  return f;
-}
+const roomFigures = (label: string, results: GenResult[], secs: number) => figuresOf(out, label, results, secs);
 
 try {
   // ── 1. hot draft: Weft (validated, durable) vs a bare Hocuspocus relay, interleaved A B A B.
@@ -151,24 +129,8 @@ try {
   report['emmett'] = em;
   await sql.end();
 
-  // ── 3. many drafts × 3 peers: 1 writer at 2 ops/s + 2 viewers each; memory and CPU per open draft.
-  out(`\n## ${size.drafts} drafts × 3 peers (1 writer at 2 ops/s, 2 viewers), ${size.secs} s`);
-  const ids = Array.from({ length: size.drafts }, (_, i) => `many-${i}`);
-  for (let i = 0; i < ids.length; i += 20) await Promise.all(ids.slice(i, i + 20).map(seed));
-  const gcBefore = sampleProc(sessionPid());
-  const procs = 4;
-  const chunk = Math.ceil(ids.length / procs);
-  const manyCfg: GenConfig[] = Array.from({ length: procs }, (_, p) => ({
-    role: 'room', url: stack.session.url, token: ADMIN_TOKEN, drafts: ids.slice(p * chunk, (p + 1) * chunk), section: SECTION, components: COMPONENTS,
-    viewers: 2, writers: 1, writerOffset: 0, rate: 2, durationMs: size.secs * 1000, mode: 'submit',
-  }));
-  let peak = gcBefore;
-  const many = await runGenerators(manyCfg, { label: 'many drafts', onTick: () => { const s = sampleProc(sessionPid()); if (s.rssBytes > peak.rssBytes) peak = s; return procLine(gcBefore)(); }, maxMs: size.secs * 1000 + 300_000 });
-  const manyEnd = sampleProc(sessionPid());
-  const mf = roomFigures(`${size.drafts} drafts`, many.results, size.secs);
-  const perDraftKB = (peak.rssBytes - gcBefore.rssBytes) / 1024 / size.drafts;
-  out(`per open draft (3 peers): session RSS +${fmt(perDraftKB)} KB (peak ${fmt(peak.rssBytes / MB)} MB vs ${fmt(gcBefore.rssBytes / MB)} MB before joining), CPU ${fmt((cpuCores(gcBefore, manyEnd) * 1000) / size.drafts, 2)} ms/s per draft; joined ${many.joined} peers; per node ${fmt(mf.opsPerSec)} durable ops/s`);
-  report['manyDrafts'] = { ...mf, perDraftKB, joined: many.joined, cpuCores: cpuCores(gcBefore, manyEnd) };
+  // ── 3. many drafts × 3 peers: 1 writer at 2 ops/s + 2 viewers each, beside emmett on the same shape.
+  report['manyDrafts'] = await manyDrafts(stack, size, out);
 
   // ── 4. agent burst: 500-op turns over HTTP, 1 op per request and 50 ops per request.
   out('\n## Agent burst: 4 agents × 2 turns × 500 ops on one draft');

@@ -1,5 +1,5 @@
 // CPU and memory of a process from /proc (Linux): what the session process costs per open draft.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 export interface ProcSample {
   /** utime + stime in clock ticks (USER_HZ, 100 on Linux). */
@@ -34,4 +34,32 @@ export function sampleProc(pid: number): ProcSample {
 export function cpuCores(a: ProcSample, b: ProcSample): number {
   const secs = (b.at - a.at) / 1000;
   return secs > 0 ? (b.cpuTicks - a.cpuTicks) / TICKS_PER_SECOND / secs : NaN;
+}
+
+/** Busy and total jiffies of the whole machine (first line of /proc/stat). */
+export function machineTicks(): { busy: number; total: number } {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const idle = (f[3] ?? 0) + (f[4] ?? 0);
+  const total = f.reduce((s, x) => s + x, 0);
+  return { busy: total - idle, total };
+}
+
+/** CPU ticks of a process and every live descendant (a postmaster and its backends, a generator pool). */
+export function treeTicks(pid: number): number {
+  const kids = new Map<number, number[]>();
+  let total = 0;
+  const ticks = new Map<number, number>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ppid = Number(rest[1]);
+      ticks.set(Number(d), Number(rest[11]) + Number(rest[12]));
+      kids.set(ppid, [...(kids.get(ppid) ?? []), Number(d)]);
+    } catch { /* exited meanwhile */ }
+  }
+  const walk = (p: number): void => { total += ticks.get(p) ?? 0; for (const c of kids.get(p) ?? []) walk(c); };
+  walk(pid);
+  return total;
 }

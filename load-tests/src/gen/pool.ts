@@ -6,7 +6,7 @@ import type { GenConfig, GenResult, ToChild, ToParent } from './messages.ts';
 
 export interface PoolRun { results: GenResult[]; joined: number; startedAt: number; endedAt: number }
 
-export async function runGenerators(configs: GenConfig[], opts: { label: string; onTick?: () => string; maxMs: number }): Promise<PoolRun> {
+export async function runGenerators(configs: GenConfig[], opts: { label: string; onTick?: () => string; maxMs: number; /** called when every generator joined, as they are told to go, with their pids */ onStart?: (pids: number[]) => void }): Promise<PoolRun> {
   const kids = configs.map((config) => {
     const child = spawnTs(join(ROOT, 'load-tests/src/gen/worker.ts'));
     const k = { child, config, ready: false, joined: 0, acked: 0, delivered: 0, result: null as GenResult | null, error: '' };
@@ -32,6 +32,7 @@ export async function runGenerators(configs: GenConfig[], opts: { label: string;
       await new Promise((r) => setTimeout(r, 100));
     }
     const startedAt = Date.now();
+    opts.onStart?.(kids.map((k) => k.child.pid ?? 0));
     for (const k of kids) if (k.child.connected) k.child.send({ type: 'go' } satisfies ToChild);
     const stopAt = startedAt + opts.maxMs;
     while (!kids.every((k) => k.result || k.error || k.child.exitCode !== null)) {

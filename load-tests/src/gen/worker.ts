@@ -22,12 +22,13 @@ let stopping = false;
 let go: () => void = () => {};
 const started = new Promise<void>((r) => { go = r; });
 
-function props(doc: Y.Doc, section: string, component: string): Record<string, unknown> | undefined {
+/** The text prop of a component, read in place (no toJSON of the whole props map per update). */
+function textOf(doc: Y.Doc, section: string, component: string): unknown {
   const s = doc.getMap('sections').get(section) as Y.Map<unknown> | undefined;
   const c = (s?.get('components') as Y.Map<unknown> | undefined)?.get(component) as Y.Map<unknown> | undefined;
-  const p = c?.get('props');
-  if (p && typeof p === 'object' && 'toJSON' in p) return (p as Y.Map<unknown>).toJSON();
-  return p as Record<string, unknown> | undefined;
+  const p = c?.get('props') as Y.Map<unknown> | Record<string, unknown> | undefined;
+  const v = p && typeof (p as Y.Map<unknown>).get === 'function' ? (p as Y.Map<unknown>).get('text') : (p as Record<string, unknown> | undefined)?.['text'];
+  return v !== null && typeof v === 'object' && 'toJSON' in v ? (v as Y.Text).toJSON() : v; // a Y.Text reads as its string
 }
 
 function watch(peer: WeftPeer, c: RoomGen): void {
@@ -35,7 +36,7 @@ function watch(peer: WeftPeer, c: RoomGen): void {
   const onUpdate = (): void => {
     const t = now();
     for (const comp of c.components) {
-      const text = props(peer.doc, c.section, comp)?.['text'];
+      const text = textOf(peer.doc, c.section, comp);
       if (text === last.get(comp)) continue;
       last.set(comp, text);
       const s = unstamp(text);

@@ -1,0 +1,19 @@
+import { allViewersLatency } from '../src/gen/pool.ts';
+import type { GenResult } from '../src/gen/messages.ts';
+import { fmt, fmtSummary, summarize } from '../src/stats.ts';
+import type { Summary } from '../src/stats.ts';
+
+export interface RoomFigures { opsPerSec: number; ack: Summary; allViewers: Summary; delivery: Summary; errors: Record<string, number> }
+
+/** A room scenario's figures over every generator process, printed as one line through `out`. */
+export function roomFigures(out: (s: string) => void, label: string, results: GenResult[], secs: number): RoomFigures {
+  const acked = results.reduce((s, r) => s + r.acked, 0);
+  const first = Math.min(...results.filter((r) => r.firstAck).map((r) => r.firstAck));
+  const last = Math.max(...results.map((r) => r.lastAck));
+  const opsPerSec = acked / Math.max(secs, (last - first) / 1000 || secs);
+  const errors: Record<string, number> = {};
+  for (const r of results) for (const [k, v] of Object.entries(r.errors)) errors[k] = (errors[k] ?? 0) + v;
+  const f = { opsPerSec, ack: summarize(results.flatMap((r) => r.ackMs)), allViewers: summarize(allViewersLatency(results)), delivery: summarize(results.flatMap((r) => r.deliveries)), errors };
+  out(`${label}: ${fmt(opsPerSec)} ops/s; ack ${fmtSummary(f.ack)}; submit→all viewers ${fmtSummary(f.allViewers)}; errors ${JSON.stringify(errors)}`);
+  return f;
+}

@@ -1,0 +1,77 @@
+// Many drafts × 3 peers (1 writer at 2 ops/s + 2 viewers each, WeftPeer over the Yjs door), and the
+// same shape through emmett's PostgreSQL event store in the same run (one stream per draft, each
+// appended at the same rate): served ops/s, ack p50/p99, and where the machine's CPU went.
+//   npx tsx load-tests/bench/many-drafts.ts [--drafts=1000] [--secs=8]
+// Also section 3 of load-tests/bench/run.ts.
+import { pathToFileURL } from 'node:url';
+import { runGenerators } from '../src/gen/pool.ts';
+import type { GenConfig } from '../src/gen/messages.ts';
+import { machine } from '../src/machine.ts';
+import { cpuCores, machineTicks, sampleProc, treeTicks, TICKS_PER_SECOND } from '../src/procstat.ts';
+import { fmt, fmtSummary } from '../src/stats.ts';
+import { emmettOpenLoop } from '../src/baseline-emmett.ts';
+import { roomFigures } from './figures.ts';
+import { COMPONENTS, SECTION, seed } from './scenario.ts';
+import { ADMIN_TOKEN, startStack } from './stack.ts';
+import type { Stack } from './stack.ts';
+
+const MB = 2 ** 20;
+
+export async function manyDrafts(stack: Stack, size: { drafts: number; secs: number }, out: (s: string) => void): Promise<Record<string, unknown>> {
+  out(`\n## ${size.drafts} drafts × 3 peers (1 writer at 2 ops/s, 2 viewers), ${size.secs} s`);
+  const ids = Array.from({ length: size.drafts }, (_, i) => `many-${i}`);
+  for (let i = 0; i < ids.length; i += 20) await Promise.all(ids.slice(i, i + 20).map((id) => seed(stack.admin, id)));
+  const sessionPid = stack.session.pid;
+  const gcBefore = sampleProc(sessionPid);
+  const procs = 4;
+  const chunk = Math.ceil(ids.length / procs);
+  const cfg: GenConfig[] = Array.from({ length: procs }, (_, p) => ({
+    role: 'room', url: stack.session.url, token: ADMIN_TOKEN, drafts: ids.slice(p * chunk, (p + 1) * chunk), section: SECTION, components: COMPONENTS,
+    viewers: 2, writers: 1, writerOffset: 0, rate: 2, durationMs: size.secs * 1000, mode: 'submit',
+  }));
+  let peak = gcBefore;
+  // CPU over the measured run only (after every peer joined): per process tree, and the machine.
+  let gens: number[] = [];
+  const tree = () => ({
+    session: treeTicks(sessionPid), postgres: treeTicks(stack.pg.pid), nats: treeTicks(stack.nats.pid),
+    preview: stack.preview ? treeTicks(stack.preview.pid) : 0, checkpointer: stack.checkpointer ? treeTicks(stack.checkpointer.pid) : 0,
+    generators: gens.reduce((s, p) => s + treeTicks(p), 0),
+  });
+  let cpuAt: { t: ReturnType<typeof tree>; m: ReturnType<typeof machineTicks>; at: number } | null = null;
+  const many = await runGenerators(cfg, {
+    label: 'many drafts', maxMs: size.secs * 1000 + 300_000,
+    onStart: (pids) => { gens = pids; cpuAt = { t: tree(), m: machineTicks(), at: performance.now() }; },
+    onTick: () => { const s = sampleProc(sessionPid); if (s.rssBytes > peak.rssBytes) peak = s; return `session rss ${(s.rssBytes / MB).toFixed(0)} MB`; },
+  });
+  const manyEnd = sampleProc(sessionPid);
+  const f = roomFigures(out, `${size.drafts} drafts`, many.results, size.secs);
+  const perDraftKB = (peak.rssBytes - gcBefore.rssBytes) / 1024 / size.drafts;
+  out(`per open draft (3 peers): session RSS +${fmt(perDraftKB)} KB (peak ${fmt(peak.rssBytes / MB)} MB vs ${fmt(gcBefore.rssBytes / MB)} MB before joining), CPU ${fmt((cpuCores(gcBefore, manyEnd) * 1000) / size.drafts, 2)} ms/s per draft; joined ${many.joined} peers`);
+  let cpu: Record<string, number> = {};
+  if (cpuAt) {
+    const a = cpuAt as { t: ReturnType<typeof tree>; m: ReturnType<typeof machineTicks>; at: number };
+    const secs = (performance.now() - a.at) / 1000;
+    const b = tree();
+    const m = machineTicks();
+    cpu = Object.fromEntries(Object.entries(b).map(([k, v]) => [k, (v - a.t[k as keyof typeof b]) / TICKS_PER_SECOND / secs]));
+    cpu['machineBusy'] = ((m.busy - a.m.busy) / (m.total - a.m.total)) * 2;
+    out(`CPU during the run, in cores (the machine has 2; machineBusy counts every process on it): ${Object.entries(cpu).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`);
+  }
+  // The same shape through emmett, on the same Postgres, right after.
+  const em = await emmettOpenLoop(stack.pg.url, size.secs, size.drafts, 2, { ops: [{ op: 'replace', path: `/sections/${SECTION}/components/c0/props/text`, value: 'x'.repeat(40) }], inverse: [], opId: 'emmett', actor: 'bench' });
+  out(`emmett PostgreSQL event store 0.42, ${size.drafts} streams × 2 appends/s (offered ${fmt(em.offeredPerSec)}/s): ${fmt(em.appendsPerSec)} appends/s, ${fmtSummary(em.lat)}, errors ${em.errors}; weft/emmett served ${fmt(f.opsPerSec / em.appendsPerSec, 2)}×, ack p99 weft ${fmt(f.ack.p99)} ms vs emmett ${fmt(em.lat.p99)} ms`);
+  return { ...f, perDraftKB, joined: many.joined, cpu, emmett: em };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const arg = (name: string, d: number): number => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? d);
+  const m = machine();
+  console.log(`machine: ${m.cpu} ×${m.nproc}, load ${m.load.join(' ')}, node ${m.node}`);
+  const stack = await startStack();
+  try {
+    await manyDrafts(stack, { drafts: arg('drafts', 1000), secs: arg('secs', 8) }, console.log);
+  } finally {
+    console.log(`load after: ${machine().load.join(' ')}`);
+    await stack.stop();
+  }
+}
