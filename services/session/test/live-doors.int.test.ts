@@ -70,6 +70,8 @@ describe('live doors against hostile clients', () => {
       }
     })();
     const peer = await plainClient(s.url, 'live', minted.token);
+    // Peers on other tokens, re-checked in the same batch, keep being served.
+    const others = await Promise.all(['stays-1', 'stays-2'].map(async (id) => plainClient(s.url, 'live', (await s.as(id, { live: ['write'] })).token)));
     await until(() => text.includes('STATE_SNAPSHOT'), 'the snapshot');
     const t0 = Date.now();
     const del = await fetch(`${s.url}/v1/tokens/${minted.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${ADMIN}` } });
@@ -83,6 +85,10 @@ describe('live doors against hostile clients', () => {
     peer.doc.getMap('meta').set('title', 'from a revoked token');
     await new Promise((r) => setTimeout(r, 300));
     expect((await s.admin.getDraft('live')).version).toBe(v);
+    for (const o of others) expect(o.closes).toEqual([]);
+    others[0]!.doc.getMap('meta').set('title', 'from a live token');
+    await until(async () => (await s.admin.getDraft('live')).draft.title === 'from a live token', 'a live token still writes');
+    for (const o of others) o.close();
     peer.close();
     ctrl.abort();
   });

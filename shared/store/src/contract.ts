@@ -289,6 +289,11 @@ export function runStoreContract(name: string, factory: () => Promise<StoreHandl
       expect(await tokens.verify(expired.token)).toBeNull();
       const future = await tokens.mint({ actorId: 'u', actorKind: 'human', name: 'new', scopes: {}, expiresAt: new Date(Date.now() + 3_600_000) });
       expect(await tokens.verify(future.token)).toMatchObject({ actorId: 'u' });
+      // Many at once (the live doors' re-check): only the live ones answer, keyed by token.
+      const many = await tokens.verifyMany([token, expired.token, future.token, future.token, 'nope', `${future.token}x`]);
+      expect([...many.keys()]).toEqual([future.token]);
+      expect(many.get(future.token)).toMatchObject({ id: future.id, actorId: 'u' });
+      expect((await tokens.verifyMany([])).size).toBe(0);
     });
 
     it('opens, touches and closes sessions and turns', async () => {

@@ -40,6 +40,20 @@ export class TokenStore {
     return row === undefined ? null : toToken(row);
   }
 
+  /** Many tokens in one query (live connections re-checking together): the live ones' records, by token. */
+  async verifyMany(tokens: readonly string[]): Promise<Map<string, TokenRecord>> {
+    const byHash = new Map<string, string>();
+    for (const t of tokens) if (t.startsWith('wft_')) byHash.set(hashToken(t), t);
+    const out = new Map<string, TokenRecord>();
+    if (byHash.size === 0) return out;
+    const rows = await this.db.selectFrom('tokens').selectAll().where('id', 'in', [...byHash.keys()])
+      .where('revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
+      .execute();
+    for (const r of rows) out.set(byHash.get(r.id)!, toToken(r));
+    return out;
+  }
+
   /** true when a live token was revoked now. */
   async revoke(id: string): Promise<boolean> {
     const r = await this.db.updateTable('tokens').set({ revoked_at: sql<Date>`now()` }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
