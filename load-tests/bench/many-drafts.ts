@@ -40,10 +40,11 @@ export async function manyDrafts(stack: Stack, size: { drafts: number; secs: num
   let cpuAt: { t: ReturnType<typeof tree>; m: ReturnType<typeof machineTicks>; at: number } | null = null;
   const many = await runGenerators(cfg, {
     label: 'many drafts', maxMs: size.secs * 1000 + 300_000,
-    onStart: (pids) => { gens = pids; cpuAt = { t: tree(), m: machineTicks(), at: performance.now() }; },
+    onStart: (pids) => { if (process.env['PROF']) process.kill(sessionPid, 'SIGUSR2'); gens = pids; cpuAt = { t: tree(), m: machineTicks(), at: performance.now() }; },
     onTick: () => { const s = sampleProc(sessionPid); if (s.rssBytes > peak.rssBytes) peak = s; return `session rss ${(s.rssBytes / MB).toFixed(0)} MB`; },
   });
   const manyEnd = sampleProc(sessionPid);
+  if (process.env['PROF']) process.kill(sessionPid, 'SIGUSR2');
   const f = roomFigures(out, `${size.drafts} drafts`, many.results, size.secs);
   const perDraftKB = (peak.rssBytes - gcBefore.rssBytes) / 1024 / size.drafts;
   out(`per open draft (3 peers): session RSS +${fmt(perDraftKB)} KB (peak ${fmt(peak.rssBytes / MB)} MB vs ${fmt(gcBefore.rssBytes / MB)} MB before joining), CPU ${fmt((cpuCores(gcBefore, manyEnd) * 1000) / size.drafts, 2)} ms/s per draft; joined ${many.joined} peers`);
@@ -57,10 +58,32 @@ export async function manyDrafts(stack: Stack, size: { drafts: number; secs: num
     cpu['machineBusy'] = ((m.busy - a.m.busy) / (m.total - a.m.total)) * 2;
     out(`CPU during the run, in cores (the machine has 2; machineBusy counts every process on it): ${Object.entries(cpu).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`);
   }
+  // The session's own view of the same acks (submit command in → answer out, commit included),
+  // from its /metrics histogram: what of the ack time is the service and what is the sockets and
+  // the generators' event loops around it.
+  const text = await (await fetch(`${stack.session.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
+  const server = histogramQuantiles(text, 'weft_ack_seconds', 'outcome="ok"', [0.5, 0.99]);
+  const batch = histogramQuantiles(text, 'weft_commit_batch_steps', '', [0.5, 0.99]);
+  const sum = (n: string): number => Number(new RegExp(`^${n} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  out(`in the session (weft_ack_seconds, bucket bounds): ack p50 ≤ ${fmt(server[0]! * 1000)} ms, p99 ≤ ${fmt(server[1]! * 1000)} ms; room commits since start ${fmt(sum('weft_commit_batch_steps_count'))} of ${fmt(sum('weft_commit_batch_steps_sum'))} steps (p99 ≤ ${batch[1]} steps each), in ${fmt(sum('weft_group_commit_statements'))} cross-draft statements of ${fmt((sum('weft_group_commit_seconds') / sum('weft_group_commit_statements')) * 1000)} ms each on average`);
   // The same shape through emmett, on the same Postgres, right after.
   const em = await emmettOpenLoop(stack.pg.url, size.secs, size.drafts, 2, { ops: [{ op: 'replace', path: `/sections/${SECTION}/components/c0/props/text`, value: 'x'.repeat(40) }], inverse: [], opId: 'emmett', actor: 'bench' });
   out(`emmett PostgreSQL event store 0.42, ${size.drafts} streams × 2 appends/s (offered ${fmt(em.offeredPerSec)}/s): ${fmt(em.appendsPerSec)} appends/s, ${fmtSummary(em.lat)}, errors ${em.errors}; weft/emmett served ${fmt(f.opsPerSec / em.appendsPerSec, 2)}×, ack p99 weft ${fmt(f.ack.p99)} ms vs emmett ${fmt(em.lat.p99)} ms`);
   return { ...f, perDraftKB, joined: many.joined, cpu, emmett: em };
+}
+
+/** Upper bucket bounds at quantiles `qs` of a Prometheus histogram (cumulative buckets), label filter `match`. */
+function histogramQuantiles(text: string, name: string, match: string, qs: number[]): number[] {
+  const buckets: [number, number][] = [];
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}_bucket{`) || !line.includes(match)) continue;
+    const le = /le="([^"]+)"/.exec(line)?.[1];
+    if (le === undefined) continue;
+    buckets.push([le === '+Inf' ? Infinity : Number(le), Number(line.slice(line.lastIndexOf(' ') + 1))]);
+  }
+  buckets.sort((a, b) => a[0] - b[0]);
+  const total = buckets.at(-1)?.[1] ?? 0;
+  return qs.map((q) => buckets.find(([, c]) => c >= q * total)?.[0] ?? NaN);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -192,6 +192,10 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
   metrics.gauge('weft_rooms_open', 'Drafts loaded in memory', () => rooms.size);
   metrics.gauge('weft_sse_clients', 'Open SSE streams', () => sse.count);
   metrics.gauge('weft_sessions_open', 'Open build sessions', () => sessions.count);
+  // Cross-draft group commit: statements issued and draft batches they carried, since start (their ratio is the grouping).
+  metrics.gauge('weft_group_commit_statements', 'Append statements issued by the cross-draft group commit since start', () => deps.store.commits.stats.statements);
+  metrics.gauge('weft_group_commit_batches', 'Draft batches carried by those statements since start', () => deps.store.commits.stats.batches);
+  metrics.gauge('weft_group_commit_seconds', 'Wall time of those statements since start, summed', () => deps.store.commits.stats.seconds);
   if (ownership) {
     metrics.info('weft_node_info', 'This session node of a cluster (WEFT_NODE_ID)', { node: ownership.node.id });
     metrics.gauge('weft_drafts_owned', 'Drafts whose lease this node holds (it sequences their steps)', () => ownership.ownedCount);

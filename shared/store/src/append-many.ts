@@ -33,7 +33,7 @@ export async function appendMany(db: Kysely<DB>, batches: readonly DraftBatch[])
     INSERT INTO events (draft_id, version, op_id, body_hash, actor, actor_kind, session_id, turn_id, ops, inverse, notes, refused, y_update, kind, undo_of)
     SELECT r.draft_id, r.version, r.op_id, r.body_hash, r.actor, r.actor_kind, r.session_id, r.turn_id, r.ops, r.inverse, r.notes, r.refused,
            decode(r.y_update, 'base64'), r.kind, r.undo_of
-    FROM jsonb_to_recordset(${rows as never}::jsonb) AS r(draft_id text, version bigint, op_id text, body_hash text, actor text, actor_kind text,
+    FROM json_to_recordset(${rows as never}::json) AS r(draft_id text, version bigint, op_id text, body_hash text, actor text, actor_kind text,
          session_id text, turn_id text, ops json, inverse jsonb, notes jsonb, refused jsonb, y_update text, kind text, undo_of jsonb)
     WHERE r.draft_id IN (SELECT id FROM bump)
     RETURNING draft_id, version, position, created_at`.execute(db);

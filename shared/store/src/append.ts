@@ -42,7 +42,7 @@ export async function append(db: Kysely<DB>, draftId: string, expectedVersion: n
       INSERT INTO events (draft_id, version, op_id, body_hash, actor, actor_kind, session_id, turn_id, ops, inverse, notes, refused, y_update, kind, undo_of)
       SELECT ${draftId}, r.version, r.op_id, r.body_hash, r.actor, r.actor_kind, r.session_id, r.turn_id, r.ops, r.inverse, r.notes, r.refused,
              decode(r.y_update, 'base64'), r.kind, r.undo_of
-      FROM jsonb_to_recordset(${payload as never}::jsonb) AS r(version bigint, op_id text, body_hash text, actor text, actor_kind text, session_id text,
+      FROM json_to_recordset(${payload as never}::json) AS r(version bigint, op_id text, body_hash text, actor text, actor_kind text, session_id text,
            turn_id text, ops json, inverse jsonb, notes jsonb, refused jsonb, y_update text, kind text, undo_of jsonb)
       WHERE EXISTS (SELECT 1 FROM bump)
       RETURNING version, position, created_at`.execute(db);

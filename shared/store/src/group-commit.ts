@@ -24,7 +24,7 @@ export class GroupCommit {
   private inFlight = 0;
   private scheduled = false;
   /** Statements issued and batches carried (metrics, benchmarks). */
-  readonly stats = { statements: 0, batches: 0, fallbacks: 0 };
+  readonly stats = { statements: 0, batches: 0, fallbacks: 0, /** wall time of the statements, summed */ seconds: 0 };
 
   constructor(db: Kysely<DB>, maxInFlight = 2) {
     this.db = db;
@@ -73,6 +73,15 @@ export class GroupCommit {
   private async run(take: Queued[]): Promise<void> {
     this.stats.statements++;
     this.stats.batches += take.length;
+    const t0 = performance.now();
+    try {
+      await this.write(take);
+    } finally {
+      this.stats.seconds += (performance.now() - t0) / 1000;
+    }
+  }
+
+  private async write(take: Queued[]): Promise<void> {
     if (take.length === 1 || take.some((q) => q.steps.length === 0 || hasDuplicateOpIds(q.steps))) return this.oneByOne(take);
     try {
       const results = await appendMany(this.db, take);
