@@ -2,6 +2,7 @@
 // same shape through emmett's PostgreSQL event store in the same run (one stream per draft, each
 // appended at the same rate): served ops/s, ack p50/p99, and where the machine's CPU went.
 //   npx tsx load-tests/bench/many-drafts.ts [--drafts=1000] [--secs=8]
+// With PROF=1 and load-tests/bench/profile-hook.mjs loaded, the session profiles the measured window.
 // Also section 3 of load-tests/bench/run.ts.
 import { pathToFileURL } from 'node:url';
 import { runGenerators } from '../src/gen/pool.ts';
@@ -16,6 +17,8 @@ import { ADMIN_TOKEN, startStack } from './stack.ts';
 import type { Stack } from './stack.ts';
 
 const MB = 2 ** 20;
+/** The profile hook's signal (profile-hook.mjs): only with the hook loaded, which handles it. */
+const PROF = process.env['PROF'] === '1' && (process.env['NODE_OPTIONS'] ?? '').includes('profile-hook');
 
 export async function manyDrafts(stack: Stack, size: { drafts: number; secs: number }, out: (s: string) => void): Promise<Record<string, unknown>> {
   out(`\n## ${size.drafts} drafts × 3 peers (1 writer at 2 ops/s, 2 viewers), ${size.secs} s`);
@@ -40,11 +43,11 @@ export async function manyDrafts(stack: Stack, size: { drafts: number; secs: num
   let cpuAt: { t: ReturnType<typeof tree>; m: ReturnType<typeof machineTicks>; at: number } | null = null;
   const many = await runGenerators(cfg, {
     label: 'many drafts', maxMs: size.secs * 1000 + 300_000,
-    onStart: (pids) => { if (process.env['PROF']) process.kill(sessionPid, 'SIGUSR2'); gens = pids; cpuAt = { t: tree(), m: machineTicks(), at: performance.now() }; },
+    onStart: (pids) => { if (PROF) process.kill(sessionPid, 'SIGUSR2'); gens = pids; cpuAt = { t: tree(), m: machineTicks(), at: performance.now() }; },
     onTick: () => { const s = sampleProc(sessionPid); if (s.rssBytes > peak.rssBytes) peak = s; return `session rss ${(s.rssBytes / MB).toFixed(0)} MB`; },
   });
   const manyEnd = sampleProc(sessionPid);
-  if (process.env['PROF']) process.kill(sessionPid, 'SIGUSR2');
+  if (PROF) process.kill(sessionPid, 'SIGUSR2');
   const f = roomFigures(out, `${size.drafts} drafts`, many.results, size.secs);
   const perDraftKB = (peak.rssBytes - gcBefore.rssBytes) / 1024 / size.drafts;
   out(`per open draft (3 peers): session RSS +${fmt(perDraftKB)} KB (peak ${fmt(peak.rssBytes / MB)} MB vs ${fmt(gcBefore.rssBytes / MB)} MB before joining), CPU ${fmt((cpuCores(gcBefore, manyEnd) * 1000) / size.drafts, 2)} ms/s per draft; joined ${many.joined} peers`);
