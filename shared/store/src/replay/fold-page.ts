@@ -1,6 +1,7 @@
 // Folding one page of committed steps into a draft: the one definition of replay, used on the main
 // thread for short tails and in the replay worker for long logs. Pure (no I/O).
-import { applyOpsUnchecked } from '@weft/core';
+// The apply module alone: the worker starts without compiling the core's schemas (ajv).
+import { applyOpsUnchecked } from '@weft/core/apply';
 import type { Draft, Op } from '@weft/core';
 
 /** Applies the page's steps (versions first, first+1, …) in order; throws naming the step that fails. */
