@@ -12,21 +12,29 @@ export interface EmmettFigures {
 }
 
 /**
- * `connections` concurrent writers, each appending to its own stream (as Weft's drafts are one
- * stream each) with the expected stream version, for `secs` seconds. `data` is the event body.
+ * `writers` streams appended at once (as Weft's drafts are one stream each), one event per append
+ * with the expected stream version, for `secs` seconds; `gapMs` > 0 paces each stream (open loop,
+ * first append at a random offset), 0 appends again as soon as the last one is acknowledged.
  */
-export async function emmettAppends(url: string, secs: number, connections: number, data: Record<string, unknown>): Promise<EmmettFigures> {
+async function appendStreams(url: string, secs: number, writers: number, gapMs: number, data: Record<string, unknown>): Promise<EmmettFigures> {
   const store = getPostgreSQLEventStore(url);
   // The first call migrates emmett's schema (its own tables beside ours): not timed.
-  await store.appendToStream('warm-up', [{ type: 'OpApplied', data }]);
+  await store.appendToStream(`warm-up-${Date.now()}`, [{ type: 'OpApplied', data }]);
   const lat: number[] = [];
   let n = 0;
   let errors = 0;
   const end = Date.now() + secs * 1000;
-  await Promise.all(Array.from({ length: connections }, async (_, c) => {
-    const stream = `draft-${c}-${Date.now()}`;
+  const run = Date.now();
+  await Promise.all(Array.from({ length: writers }, async (_, c) => {
+    const stream = `draft-${c}-${run}`;
     let version = 0n;
+    let next = performance.now() + Math.random() * gapMs;
     while (Date.now() < end) {
+      if (gapMs > 0) {
+        const wait = next - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        next += gapMs;
+      }
       const t0 = performance.now();
       try {
         const r = await store.appendToStream(stream, [{ type: 'OpApplied', data }], version === 0n ? { expectedStreamVersion: 'STREAM_DOES_NOT_EXIST' } : { expectedStreamVersion: version });
@@ -42,38 +50,12 @@ export async function emmettAppends(url: string, secs: number, connections: numb
   return { appendsPerSec: n / secs, lat: summarize(lat), errors };
 }
 
-/**
- * The many-drafts shape through emmett: `streams` streams, each appended `rate` times a second on
- * its own schedule (open loop, as Weft's many-drafts writers submit), for `secs` seconds.
- */
+/** `connections` closed-loop writers, each on its own stream. `data` is the event body. */
+export function emmettAppends(url: string, secs: number, connections: number, data: Record<string, unknown>): Promise<EmmettFigures> {
+  return appendStreams(url, secs, connections, 0, data);
+}
+
+/** The many-drafts shape through emmett: `streams` streams, each appended `rate` times a second (open loop, as Weft's many-drafts writers submit). */
 export async function emmettOpenLoop(url: string, secs: number, streams: number, rate: number, data: Record<string, unknown>): Promise<EmmettFigures & { offeredPerSec: number }> {
-  const store = getPostgreSQLEventStore(url);
-  await store.appendToStream('warm-up-open', [{ type: 'OpApplied', data }]);
-  const lat: number[] = [];
-  let n = 0;
-  let errors = 0;
-  const gap = 1000 / rate;
-  const end = Date.now() + secs * 1000;
-  const run = Date.now();
-  await Promise.all(Array.from({ length: streams }, async (_, c) => {
-    const stream = `many-${c}-${run}`;
-    let version = 0n;
-    let next = performance.now() + Math.random() * gap;
-    while (Date.now() < end) {
-      const wait = next - performance.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      next += gap;
-      const t0 = performance.now();
-      try {
-        const r = await store.appendToStream(stream, [{ type: 'OpApplied', data }], version === 0n ? { expectedStreamVersion: 'STREAM_DOES_NOT_EXIST' } : { expectedStreamVersion: version });
-        version = r.nextExpectedStreamVersion;
-        n++;
-        lat.push(performance.now() - t0);
-      } catch {
-        errors++;
-      }
-    }
-  }));
-  await store.close();
-  return { appendsPerSec: n / secs, lat: summarize(lat), errors, offeredPerSec: streams * rate };
+  return { ...(await appendStreams(url, secs, streams, 1000 / rate, data)), offeredPerSec: streams * rate };
 }
