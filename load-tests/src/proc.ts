@@ -33,7 +33,8 @@ export interface ServiceProcess {
 /** `npm start`'s launcher with WEFT_SERVICES=<services>, as its own process on `port`. */
 export async function spawnLauncher(name: string, env: Record<string, string>, port?: number): Promise<ServiceProcess> {
   const p = port ?? (await freePort());
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'services/launcher/src/start.ts')], {
+  // The node flags of `npm start` and the image (young generation size, infra/docker/Dockerfile).
+  const child = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', join(ROOT, 'services/launcher/src/start.ts')], {
     cwd: ROOT,
     env: { ...process.env, WEFT_DATA_DIR: mkdtempSync(join(tmpdir(), 'weft-load-')), ...env, PORT: String(p) },
     stdio: ['ignore', 'pipe', 'pipe'],
