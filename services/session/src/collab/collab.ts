@@ -73,6 +73,8 @@ export interface CollabOptions {
   compactQuietMs?: number;
   /** A socket that has not authenticated a document by then is closed with 4401 (default 10 s). */
   authDeadlineMs?: number;
+  /** A draft with peers and no step for this long lets its lineage doc go until the next step (default 2 s; null: never). */
+  releaseLineageAfterMs?: number | null;
 }
 
 export function collabExtension(opts: CollabOptions = {}): Extension {
@@ -90,9 +92,10 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
         minStructs: opts.compactAfterStructs ?? ctx.config.compactAfterStructs,
         ratio: opts.compactRatio ?? 1,
         quietMs: opts.compactQuietMs ?? 2000,
+        lineage: { releaseAfterMs: opts.releaseLineageAfterMs === undefined ? 2000 : opts.releaseLineageAfterMs },
       });
       ctx.rooms.setMirrorFactory((room, loaded) => {
-        const dd = DraftDoc.fromLoad(room, loaded);
+        const dd = DraftDoc.fromLoad(room, loaded, epochs.lineage);
         epochs.watch(dd);
         // A room reloaded while peers are connected (after an unknown commit outcome) takes over
         // their document: live gets whatever the log has that it lacks.
