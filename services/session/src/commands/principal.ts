@@ -61,12 +61,21 @@ export class Auth {
       p = rec
         ? { actor: { id: rec.actorId, kind: rec.actorKind }, admin: rec.actorKind === 'admin', scopes: rec.scopes, tokenId: rec.id, expiresAt: rec.expiresAt ? rec.expiresAt.getTime() : null }
         : null;
+      // Unchanged since the last check: the same object again. Live connections keep their
+      // principal for their whole life, so every peer of a shared token would otherwise hold its
+      // own copy of the token's scopes.
+      if (p && hit?.p && samePrincipal(hit.p, p)) p = hit.p;
       if (this.cache.size > 10_000) this.cache.clear();
       this.cache.set(key, { p, at: now });
     }
     if (p && p.expiresAt !== null && p.expiresAt <= now) return null;
     return p;
   }
+}
+
+function samePrincipal(a: Principal, b: Principal): boolean {
+  return a.tokenId === b.tokenId && a.actor.id === b.actor.id && a.actor.kind === b.actor.kind && a.admin === b.admin
+    && a.expiresAt === b.expiresAt && JSON.stringify(a.scopes) === JSON.stringify(b.scopes);
 }
 
 /** Own keys only: a draft named `__proto__` or `constructor` is a draft id, never a prototype member. */
