@@ -1,7 +1,10 @@
 // Memory per open draft with 10 peers: heap delta after GC of the session service (in this
 // process) with D drafts open, each joined by 10 peers (in a child process), each draft seeded with
 // a representative page; then again after 100, 1k and 10k edits per draft, to see whether it grows
-// with history. Target (issue 4): ≤ 200 KB per draft, not growing with history. Prints figures.
+// with history. Target (issue 4): ≤ 200 KB per draft, not growing with history; bar (issue 12):
+// ≤ 250 KB per open draft with 10 peers. Prints figures.
+// The first D drafts also pay for code compiled while they open (the warm-up draft has no peer):
+// the last line opens D more drafts the same way, with every path warm, for the marginal cost.
 // Run: node --expose-gc --import tsx services/session/bench/memory.bench.ts [drafts]
 // Postgres runs with fsync off here: a speed-only setup (PLATFORM.md), memory is what is measured.
 import { fork } from 'node:child_process';
@@ -90,7 +93,20 @@ for (const target of [100, 1000, 10_000]) {
   await sleep(3000);
   await report(`  … then 3 s quiet`);
 }
-for (const k of kids) k.kill('SIGTERM');
+// Marginal cost: D more drafts, seeded and joined exactly like the first D, measured on their own.
+const more = Array.from({ length: D }, (_, i) => `mem-more-${i}`);
+const rdMore = await admin.mintToken({ actor: { id: 'peers', kind: 'human' }, scopes: Object.fromEntries(more.map((d) => [d, ['read']])) });
+const m0 = await heap();
+const r0 = process.memoryUsage().rss;
+for (const [i, id] of more.entries()) {
+  await admin.createDraft(id, `Draft ${D + i}`);
+  await admin.submit(id, { opId: 'page', ops: page(D + i) });
+}
+const moreKids = [more.slice(0, half), more.slice(half)].map((ds) => fork(fileURLToPath(new URL('./viewers.ts', import.meta.url)), [JSON.stringify({ kind: 'weft', url: svc.url, draftId: '', token: rdMore.token, count: PEERS, drafts: ds })], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+await Promise.all(moreKids.map((k) => new Promise<void>((r) => k.on('message', (m: { type: string }) => m.type === 'ready' && r()))));
+const m1 = await heap();
+console.log(`  marginal: ${D} more drafts opened (${PEERS} peers each), per draft ${((m1 - m0) / D / 1024).toFixed(1)} KB heap, ${((process.memoryUsage().rss - r0) / D / 1024).toFixed(1)} KB RSS`);
+for (const k of [...kids, ...moreKids]) k.kill('SIGTERM');
 await svc.close();
 await bus.close();
 await conn.close();

@@ -185,7 +185,9 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
           await handleSubmit(ctx, connection, documentName, payload);
         },
       } as ConstructorParameters<typeof Hocuspocus>[0]);
-      wss = new WebSocketServer({ noServer: true, maxPayload: maxBytes + 1024 });
+      // No permessage-deflate (ws's server default, said out loud): it would hold a zlib context
+      // per socket, tens of KB outside the JS heap for every peer.
+      wss = new WebSocketServer({ noServer: true, maxPayload: maxBytes + 1024, perMessageDeflate: false });
       api.onUpgrade((req, socket, head) => {
         const url = new URL(req.url ?? '/', 'http://localhost');
         if (url.pathname !== '/collab') return false;
