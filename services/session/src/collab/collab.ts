@@ -99,7 +99,9 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
         epochs.watch(dd);
         // A room reloaded while peers are connected (after an unknown commit outcome) takes over
         // their document: live gets whatever the log has that it lacks.
-        const live = docs.get(room.draftId)?.live;
+        const before = docs.get(room.draftId);
+        const live = before?.live;
+        before?.retire();
         docs.set(room.draftId, dd);
         if (live) dd.adopt(live);
         else if (epochs.due(dd)) {
@@ -116,6 +118,7 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
       ctx.ownership?.onLost((id) => {
         const doc = hocuspocus?.documents.get(id);
         if (doc) for (const conn of doc.getConnections()) closeSocket(conn, CloseCode.INTERNAL, 'UNAVAILABLE');
+        docs.get(id)?.retire();
         docs.delete(id);
       });
       hocuspocus = new Hocuspocus({

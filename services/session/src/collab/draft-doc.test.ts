@@ -112,6 +112,14 @@ describe('DraftDoc: the lineage doc is released while quiet', () => {
     expect(sv(fromLog(log))).toEqual(sv(dd.doc));
   });
 
+  it('[DD6] a retired lineage (replaced by a new epoch or a reload) keeps no release timer', async () => {
+    const { room, dd } = setup(30);
+    await submit(room, 'a', section('s1', 'one'));
+    dd.retire(); // the timer would otherwise keep it, and its old live doc, alive until it fires
+    await new Promise((r) => setTimeout(r, 120));
+    expect(dd.holdsLineage).toBe(true);
+  });
+
   it('[DD5] with releaseAfterMs the door lets it go by itself once the draft is quiet, and not before', async () => {
     const { room, dd } = setup(50);
     await submit(room, 'a', section('s1', 'one'));

@@ -105,10 +105,21 @@ export class DraftDoc implements RoomMirror {
     return true;
   }
 
+  /**
+   * The door replaced or dropped this lineage (a new epoch, a reload, the lease moved): no timer
+   * may keep it — and the old live doc it points to, history and all — alive any longer.
+   */
+  retire(): void {
+    this.retired = true;
+    if (this.releaseTimer !== null) clearTimeout(this.releaseTimer);
+    this.releaseTimer = null;
+  }
+  private retired = false;
+
   /** After `releaseAfterMs` without use, try to release (again after each commit and attach). */
   private scheduleRelease(): void {
     const ms = this.releaseAfterMs;
-    if (ms === null || this.releaseTimer !== null || !this.held || !this.live) return;
+    if (ms === null || this.retired || this.releaseTimer !== null || !this.held || !this.live) return;
     this.releaseTimer = setTimeout(() => {
       this.releaseTimer = null;
       if (Date.now() - this.usedAt < ms) this.scheduleRelease();

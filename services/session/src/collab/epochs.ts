@@ -75,6 +75,7 @@ export class Epochs {
     }));
     room.epoch = epoch;
     room.mirror = next;
+    dd.retire();
     this.docs.set(room.draftId, next);
     ctx.metrics.yjsEpochs.inc();
     ctx.log.info('new Yjs epoch', { draftId: room.draftId, epoch, version: room.committedVersion, structs: dd.structs(), freshStructs: next.structs() });
