@@ -1,10 +1,19 @@
 // Memory per open draft with 10 peers: heap delta after GC of the session service (in this
 // process) with D drafts open, each joined by 10 peers (in a child process), each draft seeded with
 // a representative page; then again after 100, 1k and 10k edits per draft, to see whether it grows
-// with history. Target (issue 4): ≤ 200 KB per draft, not growing with history. Prints figures.
-// Run: node --expose-gc --import tsx services/session/bench/memory.bench.ts [drafts]
+// with history. Target (issue 4): ≤ 200 KB per draft, not growing with history; bar (issue 12):
+// ≤ 250 KB per open draft with 10 peers. Prints figures.
+// The first D drafts also pay for code compiled while they open (the warm-up draft has no peer):
+// the "marginal" lines open D more drafts the same way, with every path warm, for the marginal cost.
+// Run: node --expose-gc --import tsx services/session/bench/memory.bench.ts [drafts] [--breakdown]
+// --breakdown also writes heap snapshots before and at "opened" (to $TMPDIR) and prints, at the
+// end, where the opened delta went (heap-breakdown.ts); compare figures from runs without it.
 // Postgres runs with fsync off here: a speed-only setup (PLATFORM.md), memory is what is measured.
 import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeHeapSnapshot } from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { createMemoryBus } from '@weft/bus';
 import { WeftHttpClient } from '@weft/client';
@@ -14,10 +23,12 @@ import { startPostgres } from '@weft/testing';
 import { collabExtension, listen, parseConfig, silentLogger } from '../src/index.ts';
 import { sleep } from '../../../shared/testing/src/sim/index.ts';
 import { machineLine } from './machine.ts';
+import { summarize } from './heap-breakdown.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc --import tsx');
 const D = Number(process.argv[2] ?? 20);
+const snapDir = process.argv.includes('--breakdown') ? mkdtempSync(join(tmpdir(), 'weft-mem-')) : null;
 const PEERS = 10;
 const ADMIN = 'mem-admin';
 
@@ -59,6 +70,7 @@ const rd = await admin.mintToken({ actor: { id: 'peers', kind: 'human' }, scopes
 await admin.createDraft('warm', 'Warm');
 await admin.submit('warm', { opId: 'w', ops: page(-1) });
 const before = await heap();
+if (snapDir) writeHeapSnapshot(join(snapDir, 'before.heapsnapshot'));
 
 for (const [i, id] of drafts.entries()) {
   await admin.createDraft(id, `Draft ${i}`);
@@ -76,6 +88,7 @@ const report = async (label: string): Promise<void> => {
 };
 console.log(`${D} drafts × ${PEERS} peers (peers in 2 child processes), each draft 3 sections × 12 components`);
 await report('opened');
+if (snapDir) writeHeapSnapshot(join(snapDir, 'opened.heapsnapshot'));
 let done = 0;
 for (const target of [100, 1000, 10_000]) {
   // Edits: 50 ops per submit, text and level changes across every component (the kind of
@@ -90,7 +103,34 @@ for (const target of [100, 1000, 10_000]) {
   await sleep(3000);
   await report(`  … then 3 s quiet`);
 }
-for (const k of kids) k.kill('SIGTERM');
+// Marginal cost: D more drafts, seeded and joined exactly like the first D, measured on their own.
+const more = Array.from({ length: D }, (_, i) => `mem-more-${i}`);
+const rdMore = await admin.mintToken({ actor: { id: 'peers', kind: 'human' }, scopes: Object.fromEntries(more.map((d) => [d, ['read']])) });
+const m0 = await heap();
+for (const [i, id] of more.entries()) {
+  await admin.createDraft(id, `Draft ${D + i}`);
+  await admin.submit(id, { opId: 'page', ops: page(D + i) });
+}
+const moreKids = [more.slice(0, half), more.slice(half)].map((ds) => fork(fileURLToPath(new URL('./viewers.ts', import.meta.url)), [JSON.stringify({ kind: 'weft', url: svc.url, draftId: '', token: rdMore.token, count: PEERS, drafts: ds })], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+await Promise.all(moreKids.map((k) => new Promise<void>((r) => k.on('message', (m: { type: string }) => m.type === 'ready' && r()))));
+console.log(`  marginal: ${D} more drafts opened (${PEERS} peers each), per draft ${((await heap() - m0) / D / 1024).toFixed(1)} KB`);
+// A draft quiet for 2 s with peers lets its lineage doc go (collab/draft-doc.ts): those just opened
+// may still hold it, depending on how fast their peers joined.
+await sleep(3000);
+console.log(`    … then 3 s quiet           per draft ${((await heap() - m0) / D / 1024).toFixed(1)} KB`);
+for (const k of [...kids, ...moreKids]) k.kill('SIGTERM');
+if (snapDir) {
+  // Live doc (Hocuspocus Document), lineage (DraftDoc), room, and each peer's connection objects.
+  const classes = ['Document', 'DraftDoc', 'Room', 'ClientConnection', 'Connection', 'WebSocket', 'Socket'];
+  const [a, b] = ['before', 'opened'].map((f) => summarize(join(snapDir, `${f}.heapsnapshot`), classes)) as [ReturnType<typeof summarize>, ReturnType<typeof summarize>];
+  const kb = (bytes: number): string => `${(bytes / D / 1024).toFixed(1)} KB`;
+  console.log(`breakdown of "opened" (heap snapshots, per draft): all ${kb(b.total - a.total)}, of it V8 code objects ${kb(b.code - a.code)} (compiled once per process)`);
+  for (const c of classes) {
+    const [x, y] = [a.retained.get(c)!, b.retained.get(c)!];
+    console.log(`  retained by ${c.padEnd(16)} ${kb(y.bytes - x.bytes).padStart(9)}  (${((y.count - x.count) / D).toFixed(1)} per draft)`);
+  }
+  rmSync(snapDir, { recursive: true, force: true });
+}
 await svc.close();
 await bus.close();
 await conn.close();

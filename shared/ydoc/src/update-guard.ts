@@ -65,6 +65,11 @@ export class UpdateGuard {
     this.unlisten.push(() => shadow.off('afterTransaction', after));
   }
 
+  /** A tested update waits for commit() or revert(). */
+  get pending(): boolean {
+    return this.open;
+  }
+
   /**
    * Applies `update` to the shadow and returns its ops. Call commit() or revert() next; a new
    * tryUpdate() first commits a pending one.

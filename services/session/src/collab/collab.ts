@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Hocuspocus } from '@hocuspocus/server';
 import type { Connection } from '@hocuspocus/server';
 import { WebSocketServer } from 'ws';
@@ -24,8 +23,19 @@ import { AwarenessPolicy } from './live-guards.ts';
 import { FORWARDED_BY, toBytes } from '../cluster/forward.ts';
 import { routeDocuments } from '../cluster/socket-routes.ts';
 
-/** `token` is kept to re-check the principal while the connection is open (revocation, expiry). */
+/**
+ * `token` is kept to re-check the principal while the connection is open (revocation, expiry);
+ * `socketId` (8 hex chars) names the connection in the opIds of its updates.
+ */
 interface ConnContext { principal: Principal; socketId: string; token: string }
+
+/**
+ * What the door keeps per WebSocket: whether it authenticated a document yet, and the timer that
+ * closes it if not. Handed to Hocuspocus as the connection's default context (so onAuthenticate
+ * finds it without a lookup table or a request header).
+ */
+interface SocketState { authed: boolean; deadline: NodeJS.Timeout | null }
+interface SocketContext { socket?: SocketState }
 
 /** A socket that has not authenticated a document by then is closed (4401). */
 const AUTH_DEADLINE_MS = 10_000;
@@ -63,6 +73,8 @@ export interface CollabOptions {
   compactQuietMs?: number;
   /** A socket that has not authenticated a document by then is closed with 4401 (default 10 s). */
   authDeadlineMs?: number;
+  /** A draft with peers and no step for this long lets its lineage doc go until the next step (default 2 s; null: never). */
+  releaseLineageAfterMs?: number | null;
 }
 
 export function collabExtension(opts: CollabOptions = {}): Extension {
@@ -70,8 +82,6 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
   let wss: WebSocketServer | null = null;
   let recheck: NodeJS.Timeout | null = null;
   const docs = new Map<string, DraftDoc>();
-  /** Sockets by our id (sent to Hocuspocus as a header): authenticated yet? */
-  const sockets = new Map<string, { authed: boolean }>();
   const awareness = new AwarenessPolicy();
   return {
     name: 'collab',
@@ -82,13 +92,16 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
         minStructs: opts.compactAfterStructs ?? ctx.config.compactAfterStructs,
         ratio: opts.compactRatio ?? 1,
         quietMs: opts.compactQuietMs ?? 2000,
+        lineage: { releaseAfterMs: opts.releaseLineageAfterMs === undefined ? 2000 : opts.releaseLineageAfterMs },
       });
       ctx.rooms.setMirrorFactory((room, loaded) => {
-        const dd = DraftDoc.fromLoad(room, loaded);
+        const dd = DraftDoc.fromLoad(room, loaded, epochs.lineage);
         epochs.watch(dd);
         // A room reloaded while peers are connected (after an unknown commit outcome) takes over
         // their document: live gets whatever the log has that it lacks.
-        const live = docs.get(room.draftId)?.live;
+        const before = docs.get(room.draftId);
+        const live = before?.live;
+        before?.retire();
         docs.set(room.draftId, dd);
         if (live) dd.adopt(live);
         else if (epochs.due(dd)) {
@@ -105,21 +118,21 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
       ctx.ownership?.onLost((id) => {
         const doc = hocuspocus?.documents.get(id);
         if (doc) for (const conn of doc.getConnections()) closeSocket(conn, CloseCode.INTERNAL, 'UNAVAILABLE');
+        docs.get(id)?.retire();
         docs.delete(id);
       });
       hocuspocus = new Hocuspocus({
         quiet: true,
         debounce: 0,
         unloadImmediately: true,
-        async onAuthenticate({ token, documentName, connectionConfig, requestHeaders }) {
+        async onAuthenticate({ token, documentName, connectionConfig, context }) {
           const principal = await ctx.auth.fromToken(token).catch(() => {
             throw new CloseError(CloseCode.UNAUTHORIZED, 'UNAUTHORIZED');
           });
           if (!can(principal, documentName, 'read')) throw new CloseError(CloseCode.NOT_FOUND, 'NOT_FOUND');
           connectionConfig.readOnly = !can(principal, documentName, 'write');
-          const socket = sockets.get(requestHeaders.get(SOCKET_HEADER) ?? '');
-          if (socket) socket.authed = true;
-          return { principal, socketId: randomUUID(), token } satisfies ConnContext;
+          authenticated((context as SocketContext).socket);
+          return { principal, socketId: randomBytes(4).toString('hex'), token } satisfies ConnContext;
         },
         async onLoadDocument({ documentName, document }) {
           const room = await ctx.rooms.get(documentName);
@@ -175,27 +188,30 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
           await handleSubmit(ctx, connection, documentName, payload);
         },
       } as ConstructorParameters<typeof Hocuspocus>[0]);
-      wss = new WebSocketServer({ noServer: true, maxPayload: maxBytes + 1024 });
+      // No permessage-deflate (ws's server default, said out loud): it would hold a zlib context
+      // per socket, tens of KB outside the JS heap for every peer.
+      wss = new WebSocketServer({ noServer: true, maxPayload: maxBytes + 1024, perMessageDeflate: false });
       api.onUpgrade((req, socket, head) => {
         const url = new URL(req.url ?? '/', 'http://localhost');
         if (url.pathname !== '/collab') return false;
+        // Only what the socket needs is kept from the upgrade request: its closures live as long as
+        // the socket, and capturing `req` kept every peer's IncomingMessage (headers and all).
+        const forwarded = req.headers[FORWARDED_BY] !== undefined;
         wss!.handleUpgrade(req, socket, head, (ws) => {
-          const id = randomUUID();
-          const state = { authed: false };
-          sockets.set(id, state);
+          const state: SocketState = { authed: false, deadline: null };
           // A socket that never authenticates would hold a connection for ever.
-          const deadline = setTimeout(() => { if (!state.authed) ws.close(CloseCode.UNAUTHORIZED, 'UNAUTHORIZED'); }, opts.authDeadlineMs ?? AUTH_DEADLINE_MS);
-          deadline.unref();
-          ws.on('close', () => { clearTimeout(deadline); sockets.delete(id); });
-          if (ctx.ownership && !req.headers[FORWARDED_BY]) {
+          state.deadline = setTimeout(() => { if (!state.authed) ws.close(CloseCode.UNAUTHORIZED, 'UNAUTHORIZED'); }, opts.authDeadlineMs ?? AUTH_DEADLINE_MS);
+          state.deadline.unref();
+          ws.on('close', () => stopDeadline(state));
+          if (ctx.ownership && !forwarded) {
             const own = ctx.ownership;
             routeDocuments(ws, {
               owner: async (doc) => { const o = await own.resolve(doc); return o && !o.self ? { url: o.url } : 'local'; },
-              local: () => attachSocket(hocuspocus!, ws, req, id, false),
-              relayed: () => { state.authed = true; }, // the owner authenticates it (and enforces its own deadline)
+              local: () => attachSocket(hocuspocus!, ws, state, false),
+              relayed: () => authenticated(state), // the owner authenticates it (and enforces its own deadline)
               fromNode: own.node.id,
             });
-          } else attachSocket(hocuspocus!, ws, req, id, true);
+          } else attachSocket(hocuspocus!, ws, state, true);
         });
         return true;
       });
@@ -219,8 +235,27 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
   };
 }
 
-const SOCKET_HEADER = 'x-weft-socket';
 const GOING_AWAY = 1001;
+
+/** The socket authenticated a document (or was relayed to the node that does): no deadline any more. */
+function authenticated(state: SocketState | undefined): void {
+  if (!state) return;
+  state.authed = true;
+  stopDeadline(state);
+}
+
+function stopDeadline(state: SocketState): void {
+  if (state.deadline) clearTimeout(state.deadline);
+  state.deadline = null;
+}
+
+/**
+ * The request Hocuspocus is given for every connection. It keeps it for the connection's life
+ * (hook payloads, `Connection.request`), but none of our hooks reads it — the socket's state rides
+ * in the context — so one empty request serves all, instead of a copy of each upgrade's headers
+ * per peer (a Request with its headers, signal and URL: ~2 KB each).
+ */
+const HOCUSPOCUS_REQUEST = new Request('http://localhost/collab');
 
 async function recheckConnections(ctx: Ctx, h: Hocuspocus | null): Promise<void> {
   if (!h) return;
@@ -244,12 +279,8 @@ async function recheckConnections(ctx: Ctx, h: Hocuspocus | null): Promise<void>
 }
 
 /** This node's Hocuspocus connection for a socket; fed by the socket itself, or by its router (several nodes). */
-function attachSocket(h: Hocuspocus, ws: WebSocket, req: IncomingMessage, socketId: string, fromSocket: boolean): (frame: Uint8Array) => void {
-  const headers = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== SOCKET_HEADER) headers.set(k, v);
-  headers.set(SOCKET_HEADER, socketId);
-  const request = new Request(`http://localhost${req.url ?? '/collab'}`, { headers });
-  const client = h.handleConnection(ws as never, request);
+function attachSocket(h: Hocuspocus, ws: WebSocket, state: SocketState, fromSocket: boolean): (frame: Uint8Array) => void {
+  const client = h.handleConnection(ws as never, HOCUSPOCUS_REQUEST, { socket: state } satisfies SocketContext);
   if (fromSocket) ws.on('message', (data: RawData) => client.handleMessage(toBytes(data)));
   ws.on('close', (code: number, reason: Buffer) => client.handleClose({ code, reason: reason.toString() }));
   ws.on('error', () => ws.terminate());
@@ -300,7 +331,7 @@ async function guardUpdate(ctx: Ctx, dd: DraftDoc, connection: Connection, updat
   }
   if (tried.ops.length === 0) return keepUnchanged(dd, update);
   const { decision, committed } = dd.room.step({
-    opId: `y-${c.socketId.slice(0, 8)}-${randomUUID().slice(0, 8)}`,
+    opId: `y-${c.socketId}-${randomUUID().slice(0, 8)}`,
     bodyHash: 'yjs',
     ops: tried.ops,
     actor: c.principal.actor,

@@ -5,7 +5,8 @@ import { epochBase } from '@weft/ydoc';
 import type { Ctx } from '../context.ts';
 import { recordActivity } from '../commands/activity.ts';
 import { closeSocket } from './close-socket.ts';
-import { DraftDoc, structCount } from './draft-doc.ts';
+import { DraftDoc } from './draft-doc.ts';
+import type { DraftDocOptions } from './draft-doc.ts';
 
 export interface EpochOptions {
   /** Structs of history beyond a fresh build that make a new epoch due… */
@@ -14,6 +15,8 @@ export interface EpochOptions {
   ratio: number;
   /** Commit-free time before a due draft is compacted (peers reload: best when nobody types). */
   quietMs: number;
+  /** How every lineage doc of the door is kept (loaded or started by compaction). */
+  lineage: DraftDocOptions;
 }
 
 /**
@@ -34,6 +37,10 @@ export class Epochs {
     this.docs = docs;
     this.hocuspocus = hocuspocus;
     this.o = o;
+  }
+
+  get lineage(): DraftDocOptions {
+    return this.o.lineage;
   }
 
   due(dd: DraftDoc, factor = 1): boolean {
@@ -58,7 +65,7 @@ export class Epochs {
     if (this.docs.get(room.draftId) !== dd || room.broken || !room.idle) return;
     const epoch = room.epoch + 1;
     const base = epochBase(room.draft, epoch);
-    const next = DraftDoc.fresh(room, base);
+    const next = DraftDoc.fresh(room, base, this.o.lineage);
     this.watch(next);
     const stored = ctx.store.startEpoch(room.epoch, { draftId: room.draftId, version: room.committedVersion, doc: structuredClone(room.draft) as unknown as Json, yState: base });
     const version = room.committedVersion;
@@ -68,9 +75,10 @@ export class Epochs {
     }));
     room.epoch = epoch;
     room.mirror = next;
+    dd.retire();
     this.docs.set(room.draftId, next);
     ctx.metrics.yjsEpochs.inc();
-    ctx.log.info('new Yjs epoch', { draftId: room.draftId, epoch, version: room.committedVersion, structs: structCount(dd.doc), freshStructs: structCount(next.doc) });
+    ctx.log.info('new Yjs epoch', { draftId: room.draftId, epoch, version: room.committedVersion, structs: dd.structs(), freshStructs: next.structs() });
     // Retire the old document at once (connections removed, then unloaded), so the next
     // connection gets a fresh instance loaded from the new lineage and a stale peer that
     // reconnects cannot keep the old one alive.

@@ -63,8 +63,7 @@ export class Auth {
       const recs = await this.tokens.verifyMany(misses);
       for (const token of misses) {
         const rec = recs.get(token);
-        const p = rec ? principalOf(rec) : null;
-        this.remember(sha(token).toString('hex'), p, now);
+        const p = this.remember(sha(token).toString('hex'), rec ? principalOf(rec) : null, now);
         out.set(token, live(p, now));
       }
     }
@@ -76,8 +75,7 @@ export class Auth {
     const known = this.known(token, now);
     if (known !== undefined) return known;
     const rec = await this.tokens.verify(token);
-    const p = rec ? principalOf(rec) : null;
-    this.remember(sha(token).toString('hex'), p, now);
+    const p = this.remember(sha(token).toString('hex'), rec ? principalOf(rec) : null, now);
     return live(p, now);
   }
 
@@ -92,9 +90,16 @@ export class Auth {
     return hit && now - hit.at < CACHE_MS ? live(hit.p, now) : undefined;
   }
 
-  private remember(key: string, p: Principal | null, now: number): void {
+  /** Caches a checked principal and returns the one to use. */
+  private remember(key: string, fresh: Principal | null, now: number): Principal | null {
+    // Unchanged since the last check: the same object again. Live connections keep their
+    // principal for their whole life, so every peer of a shared token would otherwise hold its
+    // own copy of the token's scopes.
+    const hit = this.cache.get(key);
+    const p = fresh && hit?.p && samePrincipal(hit.p, fresh) ? hit.p : fresh;
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(key, { p, at: now });
+    return p;
   }
 }
 
@@ -105,6 +110,11 @@ function principalOf(rec: TokenRecord): Principal {
 /** Expiry is checked on every use, also of a cached principal. */
 function live(p: Principal | null, now: number): Principal | null {
   return p && p.expiresAt !== null && p.expiresAt <= now ? null : p;
+}
+
+function samePrincipal(a: Principal, b: Principal): boolean {
+  return a.tokenId === b.tokenId && a.actor.id === b.actor.id && a.actor.kind === b.actor.kind && a.admin === b.admin
+    && a.expiresAt === b.expiresAt && JSON.stringify(a.scopes) === JSON.stringify(b.scopes);
 }
 
 /** Own keys only: a draft named `__proto__` or `constructor` is a draft id, never a prototype member. */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { emptyDraft } from '@weft/core';
 import type { Op } from '@weft/core';
 import { MemoryLog } from '@weft/store';
-import { Room } from './room.ts';
+import { fingerprint, Room } from './room.ts';
 import type { RoomOptions } from './room.ts';
 import type { CommittedStep, SubmitOutcome, SubmitRequest } from './types.ts';
 
@@ -88,6 +88,24 @@ describe('room (in-memory log)', () => {
     ok(await h.room.submit(req('a')));
     expect(await h.room.submit(req('a'))).toMatchObject({ ok: true, value: { version: 1, replayed: true } });
     expect(await h.room.submit(req('a', title('x')))).toMatchObject({ ok: false, error: { code: 'IDEMPOTENCY_CONFLICT' } });
+    expect(h.log.appends).toHaveLength(1);
+    expect(h.broken).toHaveLength(0);
+  });
+
+  it('[RM4b] a recent opId with another body whose fingerprint matches is still IDEMPOTENCY_CONFLICT: the log holds the full hash', async () => {
+    const h = harness();
+    // Two body hashes with one 30-bit fingerprint (a birthday search: ~2^15 tries), as a collision would be.
+    const seen = new Map<number, string>();
+    let pair: [string, string] | null = null;
+    for (let i = 0; pair === null; i++) {
+      const b = `body-${i}`;
+      const other = seen.get(fingerprint(b));
+      if (other !== undefined) pair = [other, b];
+      else seen.set(fingerprint(b), b);
+    }
+    ok(await h.room.submit({ ...req('a'), bodyHash: pair[0] }));
+    const out = await h.room.submit({ ...req('a'), bodyHash: pair[1] });
+    expect(out).toMatchObject({ ok: false, error: { code: 'IDEMPOTENCY_CONFLICT', opId: 'a' } });
     expect(h.log.appends).toHaveLength(1);
     expect(h.broken).toHaveLength(0);
   });
