@@ -130,7 +130,7 @@ try {
   await sql.end();
 
   // ── 3. many drafts × 3 peers: 1 writer at 2 ops/s + 2 viewers each, beside emmett on the same shape.
-  report['manyDrafts'] = await manyDrafts(stack, size, out);
+  report['manyDrafts'] = await manyDrafts(stack, { drafts: size.drafts, secs: size.secs }, out);
 
   // ── 4. agent burst: 500-op turns over HTTP, 1 op per request and 50 ops per request.
   out('\n## Agent burst: 4 agents × 2 turns × 500 ops on one draft');
