@@ -47,7 +47,10 @@ export async function loadDraft(store: EventStore, draftId: string, upTo?: numbe
       last = page.last;
       yield page;
       if (!page.more) return;
+      const after: number = page.last;
       page = await ahead.shift()!;
+      // Steps past `after` were there a moment ago: a log that now ends there has lost rows.
+      if (!page) throw new Error(`draft ${draftId}: the log has a gap after v${after}`);
     }
   };
   try {
