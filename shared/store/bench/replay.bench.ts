@@ -4,6 +4,7 @@
 // folded in the replay worker while the next are fetched), each the median of --reps runs.
 //   npx tsx shared/store/bench/replay.bench.ts [--events 100000] [--reps 8]
 import { loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { applyOpsUnchecked, emptyDraft } from '@weft/core';
 import type { Op } from '@weft/core';
@@ -14,12 +15,9 @@ import { EventStore } from '../src/event-store.ts';
 import { loadDraft } from '../src/load-draft.ts';
 import type { OpsPage } from '../src/replay/ops-page.ts';
 
-const arg = (name: string, dflt: number): number => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
-};
-const N = arg('events', 100_000);
-const REPS = arg('reps', 8);
+const { values: args } = parseArgs({ options: { events: { type: 'string', default: '100000' }, reps: { type: 'string', default: '8' } } });
+const N = Number(args.events);
+const REPS = Number(args.reps);
 const PAGE = 10_000;
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const rate = (ms: number): string => `${Math.round(N / (ms / 1000)).toLocaleString('en')} events/s`;
