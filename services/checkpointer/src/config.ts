@@ -1,7 +1,7 @@
 // Config parsed once by main.ts (CONVENTIONS.md §15). `checkpointerEnv`: the worker's tuning (also
 // read by `npm start`'s in-process checkpointer); `standaloneEnv`: what the standalone worker
 // (main.ts) needs on top. docs/config.md is generated from both.
-import { int, parseEnv, str, url } from '@weft/ops';
+import { int, parseEnv, postgresEnv, str, url } from '@weft/ops';
 import type { CheckpointerConfig } from './app.ts';
 
 export const checkpointerEnv = {
@@ -15,6 +15,7 @@ export const standaloneEnv = {
   PORT: int('Port of the operator endpoints /healthz, /readyz, /metrics (0 = any free port)', 8082, 0, 65535),
   HOST: str('Interface to listen on', '127.0.0.1'),
   DATABASE_URL: url('Postgres URL', ['postgres', 'postgresql']),
+  ...postgresEnv,
   NATS_URL: url('NATS URL', ['nats', 'tls']),
 } as const;
 
@@ -29,7 +30,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
   });
 }
 
-export function parseStandalone(env: Readonly<Record<string, string | undefined>>): { readonly port: number; readonly host: string; readonly databaseUrl: string; readonly natsUrl: string } {
+export function parseStandalone(env: Readonly<Record<string, string | undefined>>): { readonly port: number; readonly host: string; readonly databaseUrl: string; readonly dbPrepare: boolean; readonly natsUrl: string } {
   const e = parseEnv(standaloneEnv, env);
-  return Object.freeze({ port: e.PORT, host: e.HOST, databaseUrl: e.DATABASE_URL, natsUrl: e.NATS_URL });
+  return Object.freeze({ port: e.PORT, host: e.HOST, databaseUrl: e.DATABASE_URL, dbPrepare: e.WEFT_DB_PREPARE, natsUrl: e.NATS_URL });
 }

@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   const standalone = parseStandalone(env);
   const log = loggerFromEnv('checkpointer', env);
   routeConsole(log);
-  const conn = connectPostgres(standalone.databaseUrl);
+  const conn = connectPostgres(standalone.databaseUrl, { prepare: standalone.dbPrepare });
   const bus = await createNatsBus(standalone.natsUrl, { name: 'weft-checkpointer' });
   const store = new EventStore(conn.db);
   const registry = createRegistry();

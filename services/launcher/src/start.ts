@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   const shownToken = cfg.base.adminToken === null ? adminToken : '$WEFT_ADMIN_TOKEN';
   const config = Object.freeze({ ...cfg.base, adminToken, dataDir });
 
-  const conn = config.databaseUrl ? connectPostgres(config.databaseUrl) : await openPGlite(join(dataDir, 'pglite'));
+  const conn = config.databaseUrl ? connectPostgres(config.databaseUrl, { prepare: config.dbPrepare }) : await openPGlite(join(dataDir, 'pglite'));
   if (config.databaseUrl) await migrateToLatest(conn.db);
   const bus = config.natsUrl ? await createNatsBus(config.natsUrl, { name: `weft-${name}` }) : createMemoryBus();
   const store = new EventStore(conn.db);

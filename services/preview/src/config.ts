@@ -1,7 +1,7 @@
 // Config parsed once by main.ts (CONVENTIONS.md §15). `previewEnv`: what the preview needs wherever
 // it runs (also read by `npm start`); `standaloneEnv`: the standalone process (main.ts) on top.
 // docs/config.md is generated from both.
-import { int, optional, optionalUrl, parseEnv, str, url } from '@weft/ops';
+import { int, optional, optionalUrl, parseEnv, postgresEnv, str, url } from '@weft/ops';
 import type { PreviewConfig } from './app.ts';
 
 export const previewEnv = {
@@ -13,6 +13,7 @@ export const standaloneEnv = {
   PORT: int('HTTP port (0 = any free port)', 8081, 0, 65535),
   HOST: str('Interface to listen on', '127.0.0.1'),
   DATABASE_URL: url('Postgres URL', ['postgres', 'postgresql']),
+  ...postgresEnv,
   NATS_URL: url('NATS URL', ['nats', 'tls']),
   WEFT_ADMIN_TOKEN: optional('The session\'s admin token, accepted like a minted token', { secret: true }),
 } as const;
@@ -23,7 +24,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>, a
   return Object.freeze({ sessionUrl: e.WEFT_SESSION_URL ?? '', ticketSecret: e.WEFT_PREVIEW_SECRET, adminToken });
 }
 
-export function parseStandalone(env: Readonly<Record<string, string | undefined>>): { readonly port: number; readonly host: string; readonly databaseUrl: string; readonly natsUrl: string; readonly adminToken: string | null } {
+export function parseStandalone(env: Readonly<Record<string, string | undefined>>): { readonly port: number; readonly host: string; readonly databaseUrl: string; readonly dbPrepare: boolean; readonly natsUrl: string; readonly adminToken: string | null } {
   const e = parseEnv(standaloneEnv, env);
-  return Object.freeze({ port: e.PORT, host: e.HOST, databaseUrl: e.DATABASE_URL, natsUrl: e.NATS_URL, adminToken: e.WEFT_ADMIN_TOKEN });
+  return Object.freeze({ port: e.PORT, host: e.HOST, databaseUrl: e.DATABASE_URL, dbPrepare: e.WEFT_DB_PREPARE, natsUrl: e.NATS_URL, adminToken: e.WEFT_ADMIN_TOKEN });
 }

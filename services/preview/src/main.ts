@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const config = parseConfig(env, standalone.adminToken);
   const log = loggerFromEnv('preview', env);
   routeConsole(log);
-  const conn = connectPostgres(standalone.databaseUrl);
+  const conn = connectPostgres(standalone.databaseUrl, { prepare: standalone.dbPrepare });
   const bus = await createNatsBus(standalone.natsUrl, { name: 'weft-preview' });
   const store = new EventStore(conn.db);
   const registry = createRegistry();

@@ -1,12 +1,13 @@
 // Config parsed once by main.ts/start.ts; nothing else reads process.env (CONVENTIONS.md §15).
 // `sessionEnv` declares every variable (docs/config.md is generated from it).
-import { egressEnv, int, optional, optionalUrl, parseEnv, str } from '@weft/ops';
+import { egressEnv, int, optional, optionalUrl, parseEnv, postgresEnv, str } from '@weft/ops';
 import type { EnvValues } from '@weft/ops';
 
 export const sessionEnv = {
   PORT: int('HTTP port (0 = any free port)', 8080, 0, 65535),
   HOST: str('Interface to listen on', '127.0.0.1'),
   DATABASE_URL: optionalUrl('Postgres URL; unset = embedded PGlite under WEFT_DATA_DIR', ['postgres', 'postgresql']),
+  ...postgresEnv,
   NATS_URL: optionalUrl('NATS URL; unset = in-process bus', ['nats', 'tls']),
   WEFT_DATA_DIR: str('Embedded data directory (PGlite, the generated admin token)', '.weft'),
   WEFT_ADMIN_TOKEN: optional('Admin bearer token (never printed); unset = generated, kept under WEFT_DATA_DIR and printed', { secret: true }),
@@ -26,6 +27,8 @@ export interface SessionConfig {
   readonly port: number;
   readonly host: string;
   readonly databaseUrl: string | null;
+  /** Postgres queries as prepared statements (WEFT_DB_PREPARE). */
+  readonly dbPrepare: boolean;
   readonly natsUrl: string | null;
   readonly dataDir: string;
   readonly adminToken: string | null;
@@ -52,7 +55,7 @@ export interface SessionConfig {
 }
 
 const fromEnv = (e: EnvValues<typeof sessionEnv>): Omit<SessionConfig, 'webhookAllowPrivate'> => ({
-  port: e.PORT, host: e.HOST, databaseUrl: e.DATABASE_URL, natsUrl: e.NATS_URL, dataDir: e.WEFT_DATA_DIR,
+  port: e.PORT, host: e.HOST, databaseUrl: e.DATABASE_URL, dbPrepare: e.WEFT_DB_PREPARE, natsUrl: e.NATS_URL, dataDir: e.WEFT_DATA_DIR,
   adminToken: e.WEFT_ADMIN_TOKEN, opsPerTurn: e.WEFT_OPS_PER_TURN, opsPerSecond: e.WEFT_OPS_PER_SECOND,
   activityPerSecond: e.WEFT_ACTIVITY_PER_SECOND,
   sessionIdleMs: e.WEFT_SESSION_IDLE_MS, maxBodyBytes: e.WEFT_MAX_BODY_BYTES, maxBatch: e.WEFT_MAX_BATCH,

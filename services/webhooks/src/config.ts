@@ -1,7 +1,7 @@
 // Config parsed once by main.ts / the launcher (CONVENTIONS.md §15); docs/config.md is generated
 // from these declarations. WEFT_WEBHOOK_ALLOW_PRIVATE is @weft/ops' egressEnv: the session's
 // registration check reads the same variable.
-import { egressEnv, int, parseEnv, str, url, optionalUrl } from '@weft/ops';
+import { egressEnv, int, parseEnv, postgresEnv, str, url, optionalUrl } from '@weft/ops';
 
 export const webhooksEnv = {
   ...egressEnv,
@@ -18,6 +18,7 @@ export const standaloneEnv = {
   PORT: int('Port of the operator endpoints /healthz, /readyz, /metrics (0 = any free port)', 8083, 0, 65535),
   HOST: str('Interface to listen on', '127.0.0.1'),
   DATABASE_URL: url('Postgres URL', ['postgres', 'postgresql']),
+  ...postgresEnv,
   NATS_URL: optionalUrl('NATS URL; unset = no wake-ups, the dispatcher polls', ['nats', 'tls']),
 } as const;
 
@@ -42,7 +43,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
   });
 }
 
-export function parseStandalone(env: Readonly<Record<string, string | undefined>>): { readonly port: number; readonly host: string; readonly databaseUrl: string; readonly natsUrl: string | null } {
+export function parseStandalone(env: Readonly<Record<string, string | undefined>>): { readonly port: number; readonly host: string; readonly databaseUrl: string; readonly dbPrepare: boolean; readonly natsUrl: string | null } {
   const e = parseEnv(standaloneEnv, env);
-  return Object.freeze({ port: e.PORT, host: e.HOST, databaseUrl: e.DATABASE_URL, natsUrl: e.NATS_URL });
+  return Object.freeze({ port: e.PORT, host: e.HOST, databaseUrl: e.DATABASE_URL, dbPrepare: e.WEFT_DB_PREPARE, natsUrl: e.NATS_URL });
 }

@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const standalone = parseStandalone(env);
   const log = loggerFromEnv('webhooks', env);
   routeConsole(log);
-  const conn = connectPostgres(standalone.databaseUrl);
+  const conn = connectPostgres(standalone.databaseUrl, { prepare: standalone.dbPrepare });
   const bus: Bus | null = standalone.natsUrl ? await createNatsBus(standalone.natsUrl, { name: 'weft-webhooks' }) : null;
   const store = new WebhookStore(conn.db);
   const registry = createRegistry();

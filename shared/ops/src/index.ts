@@ -11,4 +11,5 @@ export { createRegistry, Counter, Gauge, Histogram, Registry, LATENCY_BUCKETS } 
 export type { Probes, ReadinessChecks } from './probes.ts';
 export { operatorServer, probes, stopOnSignals } from './probes.ts';
 export type { EgressPolicy } from './egress.ts';
+export { postgresEnv } from './postgres-env.ts';
 export { EgressRefused, checkEgressUrl, egressEnv, guardedLookup, nonPublicRange, parseEgressUrl } from './egress.ts';

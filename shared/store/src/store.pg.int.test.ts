@@ -7,6 +7,11 @@ runStoreContract('postgres', async () => {
   const t = await createTestDatabase();
   return { db: t.db, close: () => t.drop() };
 });
+// Behind a pooler in transaction mode (WEFT_DB_PREPARE=0): the same contract without prepared statements.
+runStoreContract('postgres, unprepared', async () => {
+  const t = await createTestDatabase({ prepare: false });
+  return { db: t.db, close: () => t.drop() };
+});
 runRoomLogContract('postgres', async () => {
   const t = await createTestDatabase();
   const store = new EventStore(t.db);

@@ -23,7 +23,7 @@ export function natsUrl(): string {
   return inject('natsUrl');
 }
 
-export async function createTestDatabase(opts: { max?: number } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(opts: { max?: number; prepare?: boolean } = {}): Promise<TestDatabase> {
   const adminUrl = databaseUrl();
   const name = `t_${randomBytes(6).toString('hex')}`;
   await withAdmin(adminUrl, async (admin) => {
@@ -38,7 +38,7 @@ export async function createTestDatabase(opts: { max?: number } = {}): Promise<T
     }
   });
   const url = withDatabase(adminUrl, name);
-  const conn = connectPostgres(url, { max: opts.max ?? 10 });
+  const conn = connectPostgres(url, { max: opts.max ?? 10, ...(opts.prepare === undefined ? {} : { prepare: opts.prepare }) });
   let dropped = false;
   return {
     url,
