@@ -54,3 +54,5 @@ process.on('message', (m: { type?: string }) => {
     setTimeout(() => process.exit(0), 50);
   }
 });
+// A parent that dies without saying so (a killed bench) must not leave its viewers reconnecting forever.
+process.on('disconnect', () => process.exit(0));
