@@ -53,18 +53,18 @@ export class Auth {
   async verifyMany(tokens: Iterable<string>): Promise<Map<string, Principal | null>> {
     const now = this.now();
     const out = new Map<string, Principal | null>();
-    const misses: string[] = [];
+    const misses: { token: string; key: string }[] = [];
     for (const token of tokens) {
       if (out.has(token)) continue;
-      const known = this.known(token, now);
-      if (known === undefined) { misses.push(token); out.set(token, null); } else out.set(token, known);
+      const k = this.known(token, now);
+      out.set(token, k.p ?? null);
+      if (k.p === undefined) misses.push({ token, key: k.key });
     }
     if (misses.length > 0) {
-      const recs = await this.tokens.verifyMany(misses);
-      for (const token of misses) {
+      const recs = await this.tokens.verifyMany(misses.map((m) => m.token));
+      for (const { token, key } of misses) {
         const rec = recs.get(token);
-        const p = this.remember(sha(token).toString('hex'), rec ? principalOf(rec) : null, now);
-        out.set(token, live(p, now));
+        out.set(token, live(this.remember(key, rec ? principalOf(rec) : null, now), now));
       }
     }
     return out;
@@ -72,22 +72,25 @@ export class Auth {
 
   private async verify(token: string): Promise<Principal | null> {
     const now = this.now();
-    const known = this.known(token, now);
-    if (known !== undefined) return known;
+    const k = this.known(token, now);
+    if (k.p !== undefined) return k.p;
     const rec = await this.tokens.verify(token);
-    const p = this.remember(sha(token).toString('hex'), rec ? principalOf(rec) : null, now);
-    return live(p, now);
+    return live(this.remember(k.key, rec ? principalOf(rec) : null, now), now);
   }
 
-  /** The admin token, a malformed one, or a fresh cache entry; undefined when the store must be asked. */
-  private known(token: string, now: number): Principal | null | undefined {
-    if (token.length === 0 || token.length > 200) return null;
+  /**
+   * The admin token, a malformed one, or a fresh cache entry (`p`); `p` undefined when the store
+   * must be asked. `key` is the token's cache key, hashed once for both.
+   */
+  private known(token: string, now: number): { key: string; p: Principal | null | undefined } {
+    if (token.length === 0 || token.length > 200) return { key: '', p: null };
     const digest = sha(token);
     if (this.adminDigest && timingSafeEqual(digest, this.adminDigest)) {
-      return { actor: { id: 'admin', kind: 'admin' }, admin: true, scopes: { '*': ['read', 'write'] }, tokenId: 'admin', expiresAt: null };
+      return { key: '', p: { actor: { id: 'admin', kind: 'admin' }, admin: true, scopes: { '*': ['read', 'write'] }, tokenId: 'admin', expiresAt: null } };
     }
-    const hit = this.cache.get(digest.toString('hex'));
-    return hit && now - hit.at < CACHE_MS ? live(hit.p, now) : undefined;
+    const key = digest.toString('hex');
+    const hit = this.cache.get(key);
+    return { key, p: hit && now - hit.at < CACHE_MS ? live(hit.p, now) : undefined };
   }
 
   /** Caches a checked principal and returns the one to use. */
