@@ -56,7 +56,9 @@ export function treeTicks(pid: number): number {
       const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const ppid = Number(rest[1]);
       ticks.set(Number(d), Number(rest[11]) + Number(rest[12]));
-      kids.set(ppid, [...(kids.get(ppid) ?? []), Number(d)]);
+      const siblings = kids.get(ppid);
+      if (siblings) siblings.push(Number(d));
+      else kids.set(ppid, [Number(d)]);
     } catch { /* exited meanwhile */ }
   }
   const walk = (p: number): void => { total += ticks.get(p) ?? 0; for (const c of kids.get(p) ?? []) walk(c); };
