@@ -9,7 +9,7 @@ export type { AccessLog } from './access-log.ts';
 export { accessLog, logUpgrade, requestIdOf } from './access-log.ts';
 export { createRegistry, Counter, Gauge, Histogram, Registry, LATENCY_BUCKETS } from './metrics.ts';
 export type { Probes, ReadinessChecks } from './probes.ts';
-export { operatorServer, probes, stopOnSignals } from './probes.ts';
+export { checkWithin, operatorServer, probes, stopOnSignals } from './probes.ts';
 export type { EgressPolicy } from './egress.ts';
 export { postgresEnv } from './postgres-env.ts';
 export { EgressRefused, checkEgressUrl, egressEnv, guardedLookup, nonPublicRange, parseEgressUrl } from './egress.ts';

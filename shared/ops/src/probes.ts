@@ -15,6 +15,17 @@ export interface Probes {
 
 const CHECK_TIMEOUT_MS = 2000;
 
+/** One dependency check, false when it throws or has not answered within `ms` (a probe must answer, not hang). */
+export async function checkWithin(check: () => boolean | Promise<boolean>, ms = CHECK_TIMEOUT_MS): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<boolean>((r) => { timer = setTimeout(() => r(false), ms); });
+  try {
+    return await Promise.race([Promise.resolve().then(check).catch(() => false), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export function probes(service: string, registry: Registry, checks: ReadinessChecks): Probes {
   const json = (res: ServerResponse, status: number, body: unknown): void => {
     res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
@@ -22,12 +33,7 @@ export function probes(service: string, registry: Registry, checks: ReadinessChe
   };
   const run = async (): Promise<Record<string, boolean>> => {
     const out: Record<string, boolean> = {};
-    await Promise.all(Object.entries(checks).map(async ([name, check]) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const timeout = new Promise<boolean>((r) => { timer = setTimeout(() => r(false), CHECK_TIMEOUT_MS); });
-      out[name] = await Promise.race([Promise.resolve().then(check).catch(() => false), timeout]);
-      clearTimeout(timer);
-    }));
+    await Promise.all(Object.entries(checks).map(async ([name, check]) => { out[name] = await checkWithin(check); }));
     return out;
   };
   return {

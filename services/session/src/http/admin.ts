@@ -5,6 +5,7 @@ import { requireScope } from '../commands/principal.ts';
 import { sendJson } from './respond.ts';
 import type { Router } from './router.ts';
 import { z } from 'zod';
+import { checkWithin } from '@weft/ops';
 import { DRAFT_PARAM } from './drafts.ts';
 import { Health, MintedToken, MintTokenBody } from './schemas.ts';
 
@@ -88,12 +89,9 @@ export function registerAdmin(router: Router, ctx: Ctx): void {
   });
 
   router.on('GET', '/healthz', async ({ res }) => {
-    let db = true;
-    try {
-      await ctx.store.ping();
-    } catch {
-      db = false;
-    }
+    // Bounded like /readyz's checks: with Postgres gone, a ping queued behind the pool's waiting
+    // queries took 19 s to fail (two nodes under writers, postmaster SIGKILLed).
+    const db = await checkWithin(() => ctx.store.ping().then(() => true));
     const node = ctx.ownership ? { node: ctx.ownership.node.id, ownedDrafts: ctx.ownership.ownedCount, followedDrafts: ctx.followers?.size ?? 0 } : {};
     sendJson(res, db ? 200 : 503, { ok: db, db, bus: ctx.bus.connected, rooms: ctx.rooms.size, ...node });
   }, {
