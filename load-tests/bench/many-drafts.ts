@@ -10,8 +10,6 @@ import type { GenConfig } from '../src/gen/messages.ts';
 import { machine } from '../src/machine.ts';
 import { cpuCores, machineTicks, sampleProc, treeTicks, TICKS_PER_SECOND } from '../src/procstat.ts';
 import { fmt, fmtSummary } from '../src/stats.ts';
-import { lintMetrics } from '@weft/testing';
-import type { PromFamily } from '@weft/testing';
 import { emmettOpenLoop } from '../src/baseline-emmett.ts';
 import { roomFigures } from './figures.ts';
 import { COMPONENTS, SECTION, seed } from './scenario.ts';
@@ -68,25 +66,28 @@ export async function manyDrafts(stack: Stack, size: { drafts: number; secs: num
   // from its /metrics histogram: what of the ack time is the service and what is the sockets and
   // the generators' event loops around it.
   const text = await (await fetch(`${stack.session.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
-  const families = lintMetrics(text).families;
-  const family = (name: string): PromFamily | undefined => families.find((f) => f.name === name);
-  const server = histogramQuantiles(family('weft_ack_seconds'), { outcome: 'ok' }, [0.5, 0.99]);
-  const batch = histogramQuantiles(family('weft_commit_batch_steps'), {}, [0.5, 0.99]);
-  const rooms = family('weft_commit_batch_steps')?.metrics[0];
-  const gauge = (name: string): number => Number(family(name)?.metrics[0]?.value ?? NaN);
-  out(`in the session (weft_ack_seconds, bucket bounds): ack p50 ≤ ${fmt(server[0]! * 1000)} ms, p99 ≤ ${fmt(server[1]! * 1000)} ms; room commits since start ${fmt(Number(rooms?.count ?? NaN))} of ${fmt(Number(rooms?.sum ?? NaN))} steps (p99 ≤ ${batch[1]} steps each), in ${fmt(gauge('weft_group_commit_statements'))} cross-draft statements of ${fmt((gauge('weft_group_commit_seconds') / gauge('weft_group_commit_statements')) * 1000)} ms each on average`);
+  const server = histogramQuantiles(text, 'weft_ack_seconds', 'outcome="ok"', [0.5, 0.99]);
+  const batch = histogramQuantiles(text, 'weft_commit_batch_steps', '', [0.5, 0.99]);
+  const sum = (n: string): number => Number(new RegExp(`^${n} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  out(`in the session (weft_ack_seconds, bucket bounds): ack p50 ≤ ${fmt(server[0]! * 1000)} ms, p99 ≤ ${fmt(server[1]! * 1000)} ms; room commits since start ${fmt(sum('weft_commit_batch_steps_count'))} of ${fmt(sum('weft_commit_batch_steps_sum'))} steps (p99 ≤ ${batch[1]} steps each), in ${fmt(sum('weft_group_commit_statements'))} cross-draft statements of ${fmt((sum('weft_group_commit_seconds') / sum('weft_group_commit_statements')) * 1000)} ms each on average`);
   // The same shape through emmett, on the same Postgres, right after.
   const em = await emmettOpenLoop(stack.pg.url, size.secs, size.drafts, 2, { ops: [{ op: 'replace', path: `/sections/${SECTION}/components/c0/props/text`, value: 'x'.repeat(40) }], inverse: [], opId: 'emmett', actor: 'bench' });
   out(`emmett PostgreSQL event store 0.42, ${size.drafts} streams × 2 appends/s (offered ${fmt(em.offeredPerSec)}/s): ${fmt(em.appendsPerSec)} appends/s, ${fmtSummary(em.lat)}, errors ${em.errors}; weft/emmett ops served on the same schedule ${fmt(f.ack.n / em.lat.n, 2)}× (${f.ack.n} vs ${em.lat.n}), ack p99 weft ${fmt(f.ack.p99)} ms vs emmett ${fmt(em.lat.p99)} ms`);
   return { ...f, perDraftKB, joined: many.joined, cpu, emmett: em };
 }
 
-/** Upper bucket bounds at quantiles `qs` of a histogram family (cumulative buckets), over its series whose labels include `labels`. */
-function histogramQuantiles(f: PromFamily | undefined, labels: Record<string, string>, qs: number[]): number[] {
-  const series = (f?.metrics ?? []).find((m) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v));
-  const buckets = Object.entries(series?.buckets ?? {}).map(([le, c]) => [Number(le), Number(c)] as const).sort((a, b) => a[0] - b[0]);
-  const total = Number(series?.count ?? 0);
-  return qs.map((q) => buckets.find(([, c]) => c >= q * total)?.[0] ?? Infinity);
+/** Upper bucket bounds at quantiles `qs` of a Prometheus histogram (cumulative buckets), label filter `match`. */
+function histogramQuantiles(text: string, name: string, match: string, qs: number[]): number[] {
+  const buckets: [number, number][] = [];
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}_bucket{`) || !line.includes(match)) continue;
+    const le = /le="([^"]+)"/.exec(line)?.[1];
+    if (le === undefined) continue;
+    buckets.push([le === '+Inf' ? Infinity : Number(le), Number(line.slice(line.lastIndexOf(' ') + 1))]);
+  }
+  buckets.sort((a, b) => a[0] - b[0]);
+  const total = buckets.at(-1)?.[1] ?? 0;
+  return qs.map((q) => buckets.find(([, c]) => c >= q * total)?.[0] ?? NaN);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
