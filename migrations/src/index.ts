@@ -10,6 +10,7 @@ import * as m0005 from './2026_12_01_000005_activity.ts';
 import * as m0006 from './2026_12_01_000006_runs.ts';
 import * as m0007 from './2026_12_01_000007_webhooks.ts';
 import * as m0008 from './2026_12_01_000008_ops_json.ts';
+import * as m0009 from './2026_12_01_000009_outbox_cursors.ts';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_29_000001_init': m0001,
@@ -20,6 +21,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_12_01_000006_runs': m0006,
   '2026_12_01_000007_webhooks': m0007,
   '2026_12_01_000008_ops_json': m0008,
+  '2026_12_01_000009_outbox_cursors': m0009,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...migrations }) };

@@ -1,7 +1,9 @@
 // Cross-draft group commit (PERFORMANCE.md "Measured on the built system"): the ready batches of
 // many drafts in ONE statement. Each draft's head bump is guarded by its expected version as in
 // append.ts; drafts are locked in id order, so concurrent statements (two in flight here, or other
-// session processes) cannot deadlock. A draft whose guard fails gets its own answer; a duplicate
+// session processes) cannot deadlock — every other statement that locks many drafts rows (lease
+// renewal, release) takes them in id order too. FOR NO KEY UPDATE, the lock the head bump takes
+// anyway: it does not block a foreign-key check on the row. A draft whose guard fails gets its own answer; a duplicate
 // opId fails the whole statement, and the caller falls back to one append per draft.
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
@@ -23,7 +25,7 @@ export async function appendMany(db: Kysely<DB>, batches: readonly DraftBatch[])
     WITH b AS (
       SELECT * FROM jsonb_to_recordset(${heads as never}::jsonb) AS b(draft_id text, expected bigint, head bigint, fence_node text, fence_epoch bigint)
     ), locked AS (
-      SELECT d.id FROM drafts d JOIN b ON b.draft_id = d.id ORDER BY d.id FOR UPDATE OF d
+      SELECT d.id FROM drafts d JOIN b ON b.draft_id = d.id ORDER BY d.id FOR NO KEY UPDATE OF d
     ), bump AS (
       UPDATE drafts d SET head_version = b.head FROM b
       WHERE d.id = b.draft_id AND d.head_version = b.expected AND d.id IN (SELECT id FROM locked)

@@ -15,6 +15,7 @@ export async function deleteDraft(db: Kysely<DB>, draftId: string): Promise<bool
     await tx.deleteFrom('turns').where('draft_id', '=', draftId).execute();
     await tx.deleteFrom('sessions').where('draft_id', '=', draftId).execute();
     await tx.deleteFrom('snapshots').where('draft_id', '=', draftId).execute();
+    await tx.deleteFrom('outbox_cursors').where('draft_id', '=', draftId).execute();
     await tx.deleteFrom('events').where('draft_id', '=', draftId).execute();
     await tx.deleteFrom('drafts').where('id', '=', draftId).execute();
     return true;

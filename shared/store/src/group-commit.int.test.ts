@@ -80,4 +80,23 @@ describe('group commit across drafts (Postgres)', () => {
       expect(all.map((s) => s.version)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     }
   }, 60_000);
+
+  it('[GC5] commits while the relay moves cursors and the node renews leases, over the same drafts in reverse order: no deadlock, no fallback', async () => {
+    const ids = await drafts('g5', 40);
+    const fences = new Map<string, { node: string; epoch: number }>();
+    for (const id of ids) fences.set(id, { node: 'n1', epoch: (await store.acquireLease(id, 'n1', 'http://n1', 60_000))!.epoch });
+    const before = store.commits.stats.fallbacks;
+    const reversed = [...ids].reverse();
+    for (let round = 0; round < 15; round++) {
+      const [commits] = await Promise.all([
+        Promise.all(ids.map((id) => store.append(id, round, [step(`g5-${id}-${round}`)], fences.get(id)))),
+        store.markPublished(reversed.map((draftId) => ({ draftId, version: round }))),
+        store.renewLeases('n1', reversed, 60_000),
+      ]);
+      expect(commits.every((r) => r.ok)).toBe(true);
+    }
+    expect(store.commits.stats.fallbacks).toBe(before);
+    await store.markPublished(ids.map((draftId) => ({ draftId, version: 15 })));
+    expect((await store.unpublished(10_000)).filter((d) => d.draftId.startsWith('g5-'))).toEqual([]);
+  }, 60_000);
 });

@@ -54,17 +54,25 @@ async function acquireOnce(db: Kysely<DB>, draftId: string, node: string, url: s
 /** Renews every lease `node` still holds among `draftIds`, in one statement; answers the ones it kept. */
 export async function renewLeases(db: Kysely<DB>, node: string, draftIds: readonly string[], ttlMs: number): Promise<Map<string, number>> {
   if (draftIds.length === 0) return new Map();
+  // Rows are locked in id order, as the group commit locks them (append-many.ts): a multi-row
+  // UPDATE takes its rows in scan order, and against a commit holding some of them that deadlocks.
   const { rows } = await sql<{ id: string; lease_epoch: string | number }>`
-    UPDATE drafts SET lease_expires_at = now() + make_interval(secs => ${ttlMs / 1000})
-    WHERE owner_node = ${node} AND id = ANY(${[...draftIds]}::text[]) AND lease_expires_at > now()
-    RETURNING id, lease_epoch`.execute(db);
+    WITH l AS (
+      SELECT id FROM drafts WHERE owner_node = ${node} AND id = ANY(${[...draftIds]}::text[]) AND lease_expires_at > now()
+      ORDER BY id FOR NO KEY UPDATE
+    )
+    UPDATE drafts d SET lease_expires_at = now() + make_interval(secs => ${ttlMs / 1000})
+    FROM l WHERE d.id = l.id
+    RETURNING d.id, d.lease_epoch`.execute(db);
   return new Map(rows.map((r) => [r.id, int(r.lease_epoch)]));
 }
 
 /** Lets every lease of `node` go at once (a clean shutdown: others take over without waiting). */
 export async function releaseLeases(db: Kysely<DB>, node: string): Promise<number> {
-  const r = await db.updateTable('drafts').set({ lease_expires_at: sql<Date>`now()` }).where('owner_node', '=', node).executeTakeFirst();
-  return Number(r.numUpdatedRows);
+  const { rows } = await sql<{ id: string }>`
+    WITH l AS (SELECT id FROM drafts WHERE owner_node = ${node} ORDER BY id FOR NO KEY UPDATE)
+    UPDATE drafts d SET lease_expires_at = now() FROM l WHERE d.id = l.id RETURNING d.id`.execute(db);
+  return rows.length;
 }
 
 /** How many drafts `node` owns now (health, metrics). */

@@ -19,8 +19,6 @@ export interface DraftsTable {
   created_at: Stamp;
   head_version: Int8Default;
   epoch: ColumnType<number, number | undefined, number>;
-  /** The outbox cursor: every version up to it was delivered to the bus. */
-  published_version: Int8Default;
   /** The lease (several session nodes): who owns the draft, where to reach it, the fencing token. */
   owner_node: ColumnType<string | null, string | null | undefined, string | null>;
   owner_url: ColumnType<string | null, string | null | undefined, string | null>;
@@ -163,6 +161,12 @@ export interface ActivityTable {
   at: Int8;
 }
 
+/** The outbox cursor (migration 0009): every version of the draft up to it was delivered to the bus. */
+export interface OutboxCursorsTable {
+  draft_id: string;
+  published_version: Int8;
+}
+
 export interface DB {
   drafts: DraftsTable;
   events: EventsTable;
@@ -176,5 +180,6 @@ export interface DB {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_cursor: WebhookCursorTable;
   activity: ActivityTable;
+  outbox_cursors: OutboxCursorsTable;
 }
 

@@ -15,7 +15,7 @@ export interface RelayOptions {
 /**
  * At-least-once fan-out to the bus. Committed steps are published at once (the hot path reads
  * nothing back); once a second the relay flushes the bus (a round trip to the server) and moves
- * each draft's outbox cursor (`drafts.published_version`) to what was handed over before that
+ * each draft's outbox cursor (`outbox_cursors`) to what was handed over before that
  * flush, in one statement. A draft whose notification was dropped (the bus was down), and every
  * draft whose head is above its cursor at start-up (a crash between COMMIT and publish), is
  * published again from the log. Consumers drop duplicates by version, so a repeat is harmless.
