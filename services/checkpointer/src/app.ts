@@ -176,7 +176,7 @@ export function build(deps: CheckpointerDeps, config: CheckpointerConfig = {}): 
       const steps = await store.readSteps(draftId, { after, limit: 1000 });
       return steps.map((s) => ({ version: s.version, events: [{ type: 'STATE_DELTA', delta: s.ops }] }));
     },
-    headVersion: async (draftId) => (await store.getDraft(draftId))?.headVersion ?? 0,
+    headVersions: (ids) => store.headVersions(ids),
     startVersion: async (draftId) => (await store.latestSnapshot(draftId))?.version ?? 0,
     // Handled in version order, exactly once per version (bus or refill).
     handle: async (draftId, v) => {

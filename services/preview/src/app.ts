@@ -99,7 +99,7 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
   const follower = new DraftFollower({
     refill: async (draftId, after) => (await store.readSteps(draftId, { after, limit: 1000 }))
       .map((s) => ({ version: s.version, events: [{ type: 'STATE_DELTA', delta: s.ops }] })),
-    headVersion: async (draftId) => (await store.getDraft(draftId))?.headVersion ?? 0,
+    headVersions: (ids) => store.headVersions(ids),
     handle: async (draftId, v) => {
       const live = loaded.get(draftId);
       if (!live) return;

@@ -18,7 +18,7 @@ function store() {
       return { draftId: id, version: v, events: [`${id}@${v}`] };
     },
     async refill(id: string, after: number) { refills.push([id, after]); await tick(); return rows(id, after); },
-    async headVersion(id: string) { return heads.get(id) ?? 0; },
+    async headVersions(ids: readonly string[]) { return new Map(ids.map((id) => [id, heads.get(id) ?? 0])); },
   };
 }
 const tick = () => new Promise((r) => setTimeout(r, Math.random() * 3));
@@ -27,7 +27,7 @@ function follower(s: ReturnType<typeof store>, slow = false) {
   const seen: string[] = [];
   const f = new DraftFollower({
     refill: (id, after) => s.refill(id, after),
-    headVersion: (id) => s.headVersion(id),
+    headVersions: (ids) => s.headVersions(ids),
     async handle(id, v) {
       if (slow) await tick();
       seen.push(String(v.events[0]));

@@ -16,8 +16,12 @@ export interface DraftFollowerDeps {
   handle(draftId: string, v: VersionEvents): void | Promise<void>;
   /** A transient message's events (not a version), in order after the versions queued before it. */
   aside?(draftId: string, events: unknown[]): void;
-  /** The store's head version, for periodic checks when the bus was down. */
-  headVersion?(draftId: string): Promise<number>;
+  /**
+   * The store's head versions of these drafts (absent = none), for periodic checks when the bus
+   * was down: one lookup for every followed draft, not a query per draft (a checkpointer follows
+   * all of them).
+   */
+  headVersions?(draftIds: readonly string[]): Promise<ReadonlyMap<string, number>>;
   /** Where to start for a draft seen for the first time (e.g. its snapshot version); default 0. */
   startVersion?(draftId: string): number | Promise<number>;
   onError?(err: unknown, draftId: string): void;
@@ -64,13 +68,17 @@ export class DraftFollower {
 
   /** Compares every known draft with the store head and catches up the ones behind. */
   async checkHeads(): Promise<void> {
-    const head = this.deps.headVersion;
-    if (head === undefined) return;
-    await Promise.all(this.drafts().map(async (id) => {
-      try {
-        if ((await head(id)) > (this.last.get(id) ?? 0)) await this.catchUp(id);
-      } catch (e) { this.report(e, id); }
-    }));
+    const lookup = this.deps.headVersions;
+    const ids = this.drafts();
+    if (lookup === undefined || ids.length === 0) return;
+    let heads: ReadonlyMap<string, number>;
+    try {
+      heads = await lookup(ids);
+    } catch (e) {
+      this.report(e, ids[0]!);
+      return;
+    }
+    await Promise.all(ids.filter((id) => (heads.get(id) ?? 0) > (this.last.get(id) ?? 0)).map((id) => this.catchUp(id)));
   }
 
   /** Runs checkHeads every `ms`; returns stop. */

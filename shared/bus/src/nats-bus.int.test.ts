@@ -23,7 +23,7 @@ describe('NATS bus when nats-server stops', () => {
     const seen: number[] = [];
     const follower = new DraftFollower({
       refill: async (_d, after) => log.filter((r) => r.version > after),
-      headVersion: async () => log.length,
+      headVersions: async (ids) => new Map(ids.map((d) => [d, log.length])),
       handle: (_d, v) => { seen.push(v.version); },
     });
     const writer = await createNatsBus(server.url, { reconnectTimeWait: 50 });

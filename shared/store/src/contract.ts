@@ -50,6 +50,17 @@ export function runStoreContract(name: string, factory: () => Promise<StoreHandl
       expect((await store.listDrafts()).map((d) => d.id)).toContain(id);
     });
 
+    it('answers many drafts\' head versions in one lookup; unknown ids are absent', async () => {
+      const a = uid('heads-a');
+      const b = uid('heads-b');
+      await store.createDraft({ id: a, title: '', createdBy: 'u' });
+      await store.createDraft({ id: b, title: '', createdBy: 'u' });
+      await store.append(a, 0, [step('h1'), step('h2')]);
+      const heads = await store.headVersions([a, b, uid('missing')]);
+      expect(Object.fromEntries(heads)).toEqual({ [a]: 2, [b]: 0 });
+      expect(await store.headVersions([])).toEqual(new Map());
+    });
+
     it('appends steps with gapless versions and stores them exactly', async () => {
       const id = await newDraft();
       const y = new Uint8Array([1, 2, 3, 250]);

@@ -1,9 +1,10 @@
+import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { err, ok } from './result.ts';
 import type { Result } from '@weft/core';
 import type { DB } from './schema.ts';
 import type { DraftMeta } from './types.ts';
-import { pgCode, toDraftMeta } from './rows.ts';
+import { int, pgCode, toDraftMeta } from './rows.ts';
 
 export async function createDraft(db: Kysely<DB>, d: { id: string; title: string; createdBy: string }): Promise<Result<DraftMeta, 'exists'>> {
   try {
@@ -20,6 +21,13 @@ export async function createDraft(db: Kysely<DB>, d: { id: string; title: string
 export async function getDraft(db: Kysely<DB>, id: string): Promise<DraftMeta | null> {
   const row = await db.selectFrom('drafts').selectAll().where('id', '=', id).executeTakeFirst();
   return row === undefined ? null : toDraftMeta(row);
+}
+
+/** Head versions of these drafts, in one query (drafts that do not exist are absent). */
+export async function headVersions(db: Kysely<DB>, ids: readonly string[]): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('drafts').select(['id', 'head_version']).where('id', '=', sql<string>`ANY(${[...ids]}::text[])`).execute();
+  return new Map(rows.map((r) => [r.id, int(r.head_version)]));
 }
 
 /** Newest first. */

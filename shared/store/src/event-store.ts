@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Result } from '@weft/core';
 import type { DB } from './schema.ts';
 import type { AppendError, DraftMeta, NewSnapshot, NewStep, Snapshot, StoredStep } from './types.ts';
-import { createDraft, getDraft, listDrafts } from './drafts.ts';
+import { createDraft, getDraft, headVersions, listDrafts } from './drafts.ts';
 import { GroupCommit } from './group-commit.ts';
 import { deleteDraft } from './delete-draft.ts';
 import { findByOpId, findByOpIds, readSteps } from './read-steps.ts';
@@ -37,6 +37,8 @@ export class EventStore {
 
   createDraft(d: { id: string; title: string; createdBy: string }): Promise<Result<DraftMeta, 'exists'>> { return createDraft(this.db, d); }
   getDraft(id: string): Promise<DraftMeta | null> { return getDraft(this.db, id); }
+  /** Head versions of these drafts in one query (the followers' periodic check). */
+  headVersions(ids: readonly string[]): Promise<Map<string, number>> { return headVersions(this.db, ids); }
   listDrafts(opts?: { limit?: number }): Promise<DraftMeta[]> { return listDrafts(this.db, opts); }
   /** Deletes the draft with its log, snapshots, sessions, turns and runs; false when there was none. */
   deleteDraft(id: string): Promise<boolean> { return deleteDraft(this.db, id); }

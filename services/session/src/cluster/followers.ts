@@ -113,7 +113,7 @@ export class Followers {
     this.follower = new DraftFollower({
       refill: async (draftId, after) => (await deps.store.readSteps(draftId, { after, limit: 1000 }))
         .map((s) => ({ version: s.version, events: stepEvents({ ...s, createdAt: s.createdAt.getTime() }) })),
-      headVersion: async (draftId) => (await deps.store.getDraft(draftId))?.headVersion ?? 0,
+      headVersions: (ids) => deps.store.headVersions(ids),
       handle: (draftId, v) => {
         const o = this.open.get(draftId);
         if (!o) return;
