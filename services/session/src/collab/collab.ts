@@ -17,6 +17,7 @@ import { can } from '../commands/principal.ts';
 import type { Principal } from '../commands/principal.ts';
 import { parseSubmit, submit } from '../commands/submit.ts';
 import { DraftDoc } from './draft-doc.ts';
+import { corkPerTurn } from './cork.ts';
 import { closeSocket } from './close-socket.ts';
 import { Epochs } from './epochs.ts';
 import { AwarenessPolicy } from './live-guards.ts';
@@ -125,6 +126,10 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
         quiet: true,
         debounce: 0,
         unloadImmediately: true,
+        // Updates go out as they happen, not from a setImmediate per document: a committed batch
+        // is already one update (DraftDoc.committed), and the frames of a turn leave a socket in
+        // one write (corkPerTurn) — so a writer's update and its ack travel together, update first.
+        flushDelay: false,
         async onAuthenticate({ token, documentName, connectionConfig, context }) {
           const principal = await ctx.auth.fromToken(token).catch(() => {
             throw new CloseError(CloseCode.UNAUTHORIZED, 'UNAUTHORIZED');
@@ -198,6 +203,7 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
         // the socket, and capturing `req` kept every peer's IncomingMessage (headers and all).
         const forwarded = req.headers[FORWARDED_BY] !== undefined;
         wss!.handleUpgrade(req, socket, head, (ws) => {
+          corkPerTurn(ws);
           const state: SocketState = { authed: false, deadline: null };
           // A socket that never authenticates would hold a connection for ever.
           state.deadline = setTimeout(() => { if (!state.authed) ws.close(CloseCode.UNAUTHORIZED, 'UNAUTHORIZED'); }, opts.authDeadlineMs ?? AUTH_DEADLINE_MS);
