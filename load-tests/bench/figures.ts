@@ -14,6 +14,8 @@ export function roomFigures(out: (s: string) => void, label: string, results: Ge
   const errors: Record<string, number> = {};
   for (const r of results) for (const [k, v] of Object.entries(r.errors)) errors[k] = (errors[k] ?? 0) + v;
   const f = { opsPerSec, ack: summarize(results.flatMap((r) => r.ackMs)), allViewers: summarize(allViewersLatency(results)), delivery: summarize(results.flatMap((r) => r.deliveries)), errors };
-  out(`${label}: ${fmt(opsPerSec)} ops/s; ack ${fmtSummary(f.ack)}; submit→all viewers ${fmtSummary(f.allViewers)}; errors ${JSON.stringify(errors)}`);
+  const lags = results.flatMap((r) => (r.loopLag ? [r.loopLag] : []));
+  const lag = lags.length ? `; generators' own event-loop delay (worst of ${lags.length} processes) p99 ${fmt(Math.max(...lags.map((l) => l.p99)))} ms, max ${fmt(Math.max(...lags.map((l) => l.max)))} ms` : '';
+  out(`${label}: ${fmt(opsPerSec)} ops/s; ack ${fmtSummary(f.ack)}; submit→all viewers ${fmtSummary(f.allViewers)}; errors ${JSON.stringify(errors)}${lag}`);
   return f;
 }

@@ -26,6 +26,8 @@ export async function manyDrafts(stack: Stack, size: { drafts: number; secs: num
   const ids = Array.from({ length: size.drafts }, (_, i) => `many-${i}`);
   for (let i = 0; i < ids.length; i += 20) await Promise.all(ids.slice(i, i + 20).map((id) => seed(stack.admin, id)));
   const sessionPid = stack.session.pid;
+  // PROF_SERVICE=checkpointer (or preview) profiles that service instead (the hook reads it too).
+  const profPid = ({ checkpointer: stack.checkpointer?.pid, preview: stack.preview?.pid } as Record<string, number | undefined>)[process.env['PROF_SERVICE'] ?? ''] ?? sessionPid;
   const gcBefore = sampleProc(sessionPid);
   const procs = 4;
   const chunk = Math.ceil(ids.length / procs);
@@ -44,11 +46,11 @@ export async function manyDrafts(stack: Stack, size: { drafts: number; secs: num
   let cpuAt: { t: ReturnType<typeof tree>; m: ReturnType<typeof machineTicks>; at: number } | null = null;
   const many = await runGenerators(cfg, {
     label: 'many drafts', maxMs: size.secs * 1000 + 300_000,
-    onStart: (pids) => { if (PROF) process.kill(sessionPid, 'SIGUSR2'); gens = pids; cpuAt = { t: tree(), m: machineTicks(), at: performance.now() }; },
+    onStart: (pids) => { if (PROF) process.kill(profPid, 'SIGUSR2'); gens = pids; cpuAt = { t: tree(), m: machineTicks(), at: performance.now() }; },
     onTick: () => { const s = sampleProc(sessionPid); if (s.rssBytes > peak.rssBytes) peak = s; return `session rss ${(s.rssBytes / MB).toFixed(0)} MB`; },
   });
   const manyEnd = sampleProc(sessionPid);
-  if (PROF) process.kill(sessionPid, 'SIGUSR2');
+  if (PROF) process.kill(profPid, 'SIGUSR2');
   const f = roomFigures(out, `${size.drafts} drafts`, many.results, size.secs);
   const perDraftKB = (peak.rssBytes - gcBefore.rssBytes) / 1024 / size.drafts;
   out(`per open draft (${viewers + 1} peers): session RSS +${fmt(perDraftKB)} KB (peak ${fmt(peak.rssBytes / MB)} MB vs ${fmt(gcBefore.rssBytes / MB)} MB before joining), CPU ${fmt((cpuCores(gcBefore, manyEnd) * 1000) / size.drafts, 2)} ms/s per draft; joined ${many.joined} peers`);

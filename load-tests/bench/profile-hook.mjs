@@ -7,7 +7,7 @@ import inspector from 'node:inspector';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 
-if (process.env.WEFT_SERVICES === 'session') {
+if (process.env.WEFT_SERVICES === (process.env.PROF_SERVICE ?? 'session')) {
   const dir = new URL('../out/', import.meta.url);
   const s = new inspector.Session();
   s.connect();

@@ -45,6 +45,11 @@ export interface GenResult {
   /** Epoch ms of the first and last ack (for sustained rates). */
   firstAck: number;
   lastAck: number;
+  /**
+   * This process's own event-loop delay over the measured run (ms): an ack or a delivery waits
+   * for it too, so a busy generator shows up in the latencies it measures.
+   */
+  loopLag?: { p50: number; p99: number; max: number };
 }
 
 export type ToParent = { type: 'ready'; joined: number } | { type: 'progress'; acked: number; delivered: number } | { type: 'result'; result: GenResult } | { type: 'error'; message: string };

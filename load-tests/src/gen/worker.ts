@@ -1,5 +1,6 @@
 // A load-generator process: Yjs viewers and writers (WeftPeer) or HTTP agents, driven by the
 // parent over IPC, so the generators are not the bottleneck of the process they measure.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { WeftError, WeftHttpClient, WeftPeer } from '@weft/client';
 import type * as Y from 'yjs';
 import { now, stamp, unstamp } from './messages.ts';
@@ -18,6 +19,7 @@ const ack = (ms: number): void => {
   result.ackMs.push(ms);
 };
 let delivered = 0;
+const lag = monitorEventLoopDelay({ resolution: 10 });
 let stopping = false;
 let go: () => void = () => {};
 const started = new Promise<void>((r) => { go = r; });
@@ -79,6 +81,7 @@ async function runRoom(c: RoomGen): Promise<void> {
   for (let i = 0; i < jobs.length; i += 10) await Promise.all(jobs.slice(i, i + 10).map((j) => j()));
   send({ type: 'ready', joined: peers.length });
   await started;
+  lag.enable();
   const until = Date.now() + c.durationMs;
   const path = (comp: string) => `/sections/${c.section}/components/${comp}/props/text`;
   await Promise.all(writers.map(async ({ peer, comp, k }) => {
@@ -112,6 +115,7 @@ async function runAgents(c: AgentGen): Promise<void> {
   const client = new WeftHttpClient(c.url, c.token);
   send({ type: 'ready', joined: 0 });
   await started;
+  lag.enable();
   const path = (comp: string) => `/sections/${c.section}/components/${comp}/props/text`;
   await Promise.all(c.drafts.flatMap((d) => Array.from({ length: c.agentsPerDraft }, async (_, a) => {
     for (let t = 0; t < c.turns && !stopping; t++) {
@@ -141,6 +145,9 @@ async function run(c: GenConfig): Promise<void> {
   try {
     if (c.role === 'room') await runRoom(c);
     else await runAgents(c);
+    lag.disable();
+    const ms = (ns: number): number => ns / 1e6;
+    result.loopLag = { p50: ms(lag.percentile(50)), p99: ms(lag.percentile(99)), max: ms(lag.max) };
     send({ type: 'result', result });
   } catch (e) {
     send({ type: 'error', message: e instanceof Error ? e.stack ?? e.message : String(e) });
