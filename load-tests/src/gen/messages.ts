@@ -50,6 +50,8 @@ export interface GenResult {
    * for it too, so a busy generator shows up in the latencies it measures.
    */
   loopLag?: { p50: number; p99: number; max: number };
+  /** This process's CPU (user + system, ms) over the measured run. */
+  cpuMs?: number;
 }
 
 export type ToParent = { type: 'ready'; joined: number } | { type: 'progress'; acked: number; delivered: number } | { type: 'result'; result: GenResult } | { type: 'error'; message: string };

@@ -20,6 +20,7 @@ const ack = (ms: number): void => {
 };
 let delivered = 0;
 const lag = monitorEventLoopDelay({ resolution: 10 });
+let cpuAtGo: NodeJS.CpuUsage | undefined;
 let stopping = false;
 let go: () => void = () => {};
 const started = new Promise<void>((r) => { go = r; });
@@ -82,6 +83,7 @@ async function runRoom(c: RoomGen): Promise<void> {
   send({ type: 'ready', joined: peers.length });
   await started;
   lag.enable();
+  cpuAtGo = process.cpuUsage();
   const until = Date.now() + c.durationMs;
   const path = (comp: string) => `/sections/${c.section}/components/${comp}/props/text`;
   await Promise.all(writers.map(async ({ peer, comp, k }) => {
@@ -116,6 +118,7 @@ async function runAgents(c: AgentGen): Promise<void> {
   send({ type: 'ready', joined: 0 });
   await started;
   lag.enable();
+  cpuAtGo = process.cpuUsage();
   const path = (comp: string) => `/sections/${c.section}/components/${comp}/props/text`;
   await Promise.all(c.drafts.flatMap((d) => Array.from({ length: c.agentsPerDraft }, async (_, a) => {
     for (let t = 0; t < c.turns && !stopping; t++) {
@@ -148,6 +151,8 @@ async function run(c: GenConfig): Promise<void> {
     lag.disable();
     const ms = (ns: number): number => ns / 1e6;
     result.loopLag = { p50: ms(lag.percentile(50)), p99: ms(lag.percentile(99)), max: ms(lag.max) };
+    const cpu = process.cpuUsage(cpuAtGo);
+    result.cpuMs = (cpu.user + cpu.system) / 1000;
     send({ type: 'result', result });
   } catch (e) {
     send({ type: 'error', message: e instanceof Error ? e.stack ?? e.message : String(e) });
