@@ -1,7 +1,7 @@
 // Many drafts × 3 peers (1 writer at 2 ops/s + 2 viewers each, WeftPeer over the Yjs door), and the
 // same shape through emmett's PostgreSQL event store in the same run (one stream per draft, each
 // appended at the same rate): served ops/s, ack p50/p99, and where the machine's CPU went.
-//   npx tsx load-tests/bench/many-drafts.ts [--drafts=1000] [--secs=8] [--viewers=2]
+//   npx tsx load-tests/bench/many-drafts.ts [--drafts=1000] [--secs=8] [--viewers=2] [--rate=2 ops/s per writer]
 // With PROF=1 and load-tests/bench/profile-hook.mjs loaded, the session profiles the measured window.
 // Also section 3 of load-tests/bench/run.ts.
 import { pathToFileURL } from 'node:url';
@@ -20,9 +20,10 @@ const MB = 2 ** 20;
 /** The profile hook's signal (profile-hook.mjs): only with the hook loaded, which handles it. */
 const PROF = process.env['PROF'] === '1' && (process.env['NODE_OPTIONS'] ?? '').includes('profile-hook');
 
-export async function manyDrafts(stack: Stack, size: { drafts: number; secs: number; viewers?: number }, out: (s: string) => void): Promise<Record<string, unknown>> {
+export async function manyDrafts(stack: Stack, size: { drafts: number; secs: number; viewers?: number; rate?: number }, out: (s: string) => void): Promise<Record<string, unknown>> {
   const viewers = size.viewers ?? 2;
-  out(`\n## ${size.drafts} drafts × ${viewers + 1} peers (1 writer at 2 ops/s, ${viewers} viewers), ${size.secs} s`);
+  const rate = size.rate ?? 2;
+  out(`\n## ${size.drafts} drafts × ${viewers + 1} peers (1 writer at ${rate} ops/s, ${viewers} viewers), ${size.secs} s`);
   const ids = Array.from({ length: size.drafts }, (_, i) => `many-${i}`);
   for (let i = 0; i < ids.length; i += 20) await Promise.all(ids.slice(i, i + 20).map((id) => seed(stack.admin, id)));
   const sessionPid = stack.session.pid;
@@ -33,7 +34,7 @@ export async function manyDrafts(stack: Stack, size: { drafts: number; secs: num
   const chunk = Math.ceil(ids.length / procs);
   const cfg: GenConfig[] = Array.from({ length: procs }, (_, p) => ({
     role: 'room', url: stack.session.url, token: ADMIN_TOKEN, drafts: ids.slice(p * chunk, (p + 1) * chunk), section: SECTION, components: COMPONENTS,
-    viewers, writers: 1, writerOffset: 0, rate: 2, durationMs: size.secs * 1000, mode: 'submit',
+    viewers, writers: 1, writerOffset: 0, rate, durationMs: size.secs * 1000, mode: 'submit',
   }));
   let peak = gcBefore;
   // CPU over the measured run only (after every peer joined): per process tree, and the machine.
@@ -73,8 +74,8 @@ export async function manyDrafts(stack: Stack, size: { drafts: number; secs: num
   const sum = (n: string): number => Number(new RegExp(`^${n} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
   out(`in the session (weft_ack_seconds, bucket bounds): ack p50 ≤ ${fmt(server[0]! * 1000)} ms, p99 ≤ ${fmt(server[1]! * 1000)} ms; room commits since start ${fmt(sum('weft_commit_batch_steps_count'))} of ${fmt(sum('weft_commit_batch_steps_sum'))} steps (p99 ≤ ${batch[1]} steps each), in ${fmt(sum('weft_group_commit_statements'))} cross-draft statements of ${fmt((sum('weft_group_commit_seconds') / sum('weft_group_commit_statements')) * 1000)} ms each on average`);
   // The same shape through emmett, on the same Postgres, right after.
-  const em = await emmettOpenLoop(stack.pg.url, size.secs, size.drafts, 2, { ops: [{ op: 'replace', path: `/sections/${SECTION}/components/c0/props/text`, value: 'x'.repeat(40) }], inverse: [], opId: 'emmett', actor: 'bench' });
-  out(`emmett PostgreSQL event store 0.42, ${size.drafts} streams × 2 appends/s (offered ${fmt(em.offeredPerSec)}/s): ${fmt(em.appendsPerSec)} appends/s, ${fmtSummary(em.lat)}, errors ${em.errors}; weft/emmett ops served on the same schedule ${fmt(f.ack.n / em.lat.n, 2)}× (${f.ack.n} vs ${em.lat.n}), ack p99 weft ${fmt(f.ack.p99)} ms vs emmett ${fmt(em.lat.p99)} ms`);
+  const em = await emmettOpenLoop(stack.pg.url, size.secs, size.drafts, rate, { ops: [{ op: 'replace', path: `/sections/${SECTION}/components/c0/props/text`, value: 'x'.repeat(40) }], inverse: [], opId: 'emmett', actor: 'bench' });
+  out(`emmett PostgreSQL event store 0.42, ${size.drafts} streams × ${rate} appends/s (offered ${fmt(em.offeredPerSec)}/s): ${fmt(em.appendsPerSec)} appends/s, ${fmtSummary(em.lat)}, errors ${em.errors}; weft/emmett ops served on the same schedule ${fmt(f.ack.n / em.lat.n, 2)}× (${f.ack.n} vs ${em.lat.n}), ack p99 weft ${fmt(f.ack.p99)} ms vs emmett ${fmt(em.lat.p99)} ms`);
   return { ...f, perDraftKB, joined: many.joined, cpu, emmett: em };
 }
 
@@ -98,7 +99,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   console.log(`machine: ${m.cpu} ×${m.nproc}, load ${m.load.join(' ')}, node ${m.node}`);
   const stack = await startStack();
   try {
-    await manyDrafts(stack, { drafts: arg('drafts', 1000), secs: arg('secs', 8), viewers: arg('viewers', 2) }, console.log);
+    await manyDrafts(stack, { drafts: arg('drafts', 1000), secs: arg('secs', 8), viewers: arg('viewers', 2), rate: arg('rate', 2) }, console.log);
   } finally {
     console.log(`load after: ${machine().load.join(' ')}`);
     await stack.stop();
