@@ -21,6 +21,15 @@ const ack = (ms: number): void => {
 let delivered = 0;
 const lag = monitorEventLoopDelay({ resolution: 10 });
 let cpuAtGo: NodeJS.CpuUsage | undefined;
+/** The measured run ends (before the peers are closed: closing hundreds is not load). Once. */
+function endMeasure(): void {
+  if (result.loopLag) return;
+  lag.disable();
+  const ms = (ns: number): number => ns / 1e6;
+  result.loopLag = { p50: ms(lag.percentile(50)), p99: ms(lag.percentile(99)), max: ms(lag.max) };
+  const cpu = process.cpuUsage(cpuAtGo);
+  result.cpuMs = (cpu.user + cpu.system) / 1000;
+}
 let stopping = false;
 let go: () => void = () => {};
 const started = new Promise<void>((r) => { go = r; });
@@ -110,6 +119,7 @@ async function runRoom(c: RoomGen): Promise<void> {
     }
   }));
   await sleep(2000); // let the last deliveries land
+  endMeasure();
   for (const p of peers) p.close();
 }
 
@@ -148,11 +158,7 @@ async function run(c: GenConfig): Promise<void> {
   try {
     if (c.role === 'room') await runRoom(c);
     else await runAgents(c);
-    lag.disable();
-    const ms = (ns: number): number => ns / 1e6;
-    result.loopLag = { p50: ms(lag.percentile(50)), p99: ms(lag.percentile(99)), max: ms(lag.max) };
-    const cpu = process.cpuUsage(cpuAtGo);
-    result.cpuMs = (cpu.user + cpu.system) / 1000;
+    endMeasure();
     send({ type: 'result', result });
   } catch (e) {
     send({ type: 'error', message: e instanceof Error ? e.stack ?? e.message : String(e) });
