@@ -42,6 +42,7 @@ export async function runGenerators(configs: GenConfig[], opts: { label: string;
     }
     tick();
     process.stdout.write('\n');
+    for (const k of kids) if (!k.result && !k.error) k.error = `exited (code ${k.child.exitCode ?? 'none'}) without a result: its ops are missing from the figures`;
     for (const k of kids) if (k.error) console.error(`[${opts.label}] generator failed: ${k.error}`);
     return { results: kids.flatMap((k) => (k.result ? [k.result] : [])), joined: kids.reduce((s, k) => s + k.joined, 0), startedAt, endedAt: Date.now() };
   } finally {

@@ -7,6 +7,8 @@ import { now, stamp, unstamp } from './messages.ts';
 import type { AgentGen, GenConfig, GenResult, RoomGen, ToChild, ToParent } from './messages.ts';
 
 const send = (m: ToParent): void => { process.send?.(m); };
+/** Sends and waits until the message left (a large result must not be cut off by the exit). */
+const sendAll = (m: ToParent): Promise<void> => new Promise((resolve) => { if (!process.send) resolve(); else process.send(m, undefined, {}, () => resolve()); });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const result: GenResult = { maxByKey: {}, deliveries: [], ackMs: [], acked: 0, errors: {}, joinMs: [], joinFailures: 0, firstAck: 0, lastAck: 0 };
@@ -159,10 +161,13 @@ async function run(c: GenConfig): Promise<void> {
     if (c.role === 'room') await runRoom(c);
     else await runAgents(c);
     endMeasure();
-    send({ type: 'result', result });
+    clearInterval(progress);
+    await sendAll({ type: 'result', result });
   } catch (e) {
-    send({ type: 'error', message: e instanceof Error ? e.stack ?? e.message : String(e) });
+    clearInterval(progress);
+    await sendAll({ type: 'error', message: e instanceof Error ? e.stack ?? e.message : String(e) });
   }
-  clearInterval(progress);
-  setTimeout(() => process.exit(0), 200);
+  // Exits only once the answer is out: with a fixed delay, the 20 s runs' results (tens of
+  // thousands of latencies) were sometimes cut off, and the bench counted that process as silent.
+  process.exit(0);
 }
