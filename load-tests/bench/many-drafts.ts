@@ -63,7 +63,8 @@ export async function manyDrafts(stack: Stack, size: { drafts: number; secs: num
     // The generators exit before this (their process trees would read 0): each reports its own CPU.
     cpu['generators'] = many.results.reduce((sum, r) => sum + (r.cpuMs ?? 0), 0) / 1000 / secs;
     cpu['machineBusy'] = ((m.busy - a.m.busy) / (m.total - a.m.total)) * 2;
-    out(`CPU during the run, in cores (the machine has 2; machineBusy counts every process on it): ${Object.entries(cpu).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`);
+    cpu['stolen'] = ((m.steal - a.m.steal) / (m.total - a.m.total)) * 2; // by the hypervisor, for other guests
+    out(`CPU during the run, in cores (the machine has 2; machineBusy counts every process on it, stolen what the hypervisor took for other guests): ${Object.entries(cpu).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`);
   }
   // The session's own view of the same acks (submit command in → answer out, commit included),
   // from its /metrics histogram: what of the ack time is the service and what is the sockets and

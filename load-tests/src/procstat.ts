@@ -37,11 +37,14 @@ export function cpuCores(a: ProcSample, b: ProcSample): number {
 }
 
 /** Busy and total jiffies of the whole machine (first line of /proc/stat). */
-export function machineTicks(): { busy: number; total: number } {
-  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+export function machineTicks(): { busy: number; total: number; steal: number } {
+  // user nice system idle iowait irq softirq steal (guest and guest_nice are already in user).
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
   const idle = (f[3] ?? 0) + (f[4] ?? 0);
+  const steal = f[7] ?? 0;
   const total = f.reduce((s, x) => s + x, 0);
-  return { busy: total - idle, total };
+  // Steal is time the hypervisor gave to another guest: neither ours nor idle.
+  return { busy: total - idle - steal, total, steal };
 }
 
 /** CPU ticks of a process and every live descendant (a postmaster and its backends, a generator pool). */
