@@ -74,10 +74,26 @@ export async function manyDrafts(stack: Stack, size: { drafts: number; secs: num
   const batch = histogramQuantiles(text, 'weft_commit_batch_steps', '', [0.5, 0.99]);
   const sum = (n: string): number => Number(new RegExp(`^${n} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
   out(`in the session (weft_ack_seconds, bucket bounds): ack p50 ≤ ${fmt(server[0]! * 1000)} ms, p99 ≤ ${fmt(server[1]! * 1000)} ms; room commits since start ${fmt(sum('weft_commit_batch_steps_count'))} of ${fmt(sum('weft_commit_batch_steps_sum'))} steps (p99 ≤ ${batch[1]} steps each), in ${fmt(sum('weft_group_commit_statements'))} cross-draft statements of ${fmt((sum('weft_group_commit_seconds') / sum('weft_group_commit_statements')) * 1000)} ms each on average`);
-  // The same shape through emmett, on the same Postgres, right after.
+  // The same shape through emmett, on the same Postgres, once Weft's after-work has settled (the
+  // checkpointer's quiet snapshots of every draft, autovacuum): emmett must not pay for it.
+  const settled = await settle([sessionPid, stack.pg.pid, ...(stack.checkpointer ? [stack.checkpointer.pid] : [])]);
+  out(`(waited ${fmt(settled.ms / 1000, 1)} s for the session, Postgres and the checkpointer to settle below 0.1 cores${settled.quiet ? '' : ': they did not, emmett runs beside them'})`);
   const em = await emmettOpenLoop(stack.pg.url, size.secs, size.drafts, rate, { ops: [{ op: 'replace', path: `/sections/${SECTION}/components/c0/props/text`, value: 'x'.repeat(40) }], inverse: [], opId: 'emmett', actor: 'bench' });
   out(`emmett PostgreSQL event store 0.42, ${size.drafts} streams × ${rate} appends/s (offered ${fmt(em.offeredPerSec)}/s): ${fmt(em.appendsPerSec)} appends/s, ${fmtSummary(em.lat)}, errors ${em.errors}; weft/emmett ops served on the same schedule ${fmt(f.ack.n / em.lat.n, 2)}× (${f.ack.n} vs ${em.lat.n}), ack p99 weft ${fmt(f.ack.p99)} ms vs emmett ${fmt(em.lat.p99)} ms`);
   return { ...f, perDraftKB, joined: many.joined, cpu, emmett: em };
+}
+
+/** Waits until these process trees together use < 0.1 cores over 1 s (at most 30 s). */
+async function settle(pids: number[]): Promise<{ ms: number; quiet: boolean }> {
+  const t0 = performance.now();
+  const ticks = (): number => pids.reduce((sum, p) => sum + treeTicks(p), 0);
+  for (let before = ticks(); performance.now() - t0 < 30_000; ) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = ticks();
+    if ((now - before) / TICKS_PER_SECOND < 0.1) return { ms: performance.now() - t0, quiet: true };
+    before = now;
+  }
+  return { ms: performance.now() - t0, quiet: false };
 }
 
 /** Upper bucket bounds at quantiles `qs` of a Prometheus histogram (cumulative buckets), label filter `match`. */
