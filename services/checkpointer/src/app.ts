@@ -177,7 +177,7 @@ export function build(deps: CheckpointerDeps, config: CheckpointerConfig = {}): 
       return steps.map((s) => ({ version: s.version, events: [{ type: 'STATE_DELTA', delta: s.ops }] }));
     },
     headVersions: (ids) => store.headVersions(ids),
-    startVersion: async (draftId) => (await store.latestSnapshot(draftId))?.version ?? 0,
+    startVersion: async (draftId) => (await store.snapshotVersions([draftId])).get(draftId) ?? 0,
     // Handled in version order, exactly once per version (bus or refill).
     handle: async (draftId, v) => {
       const st = state(draftId);
@@ -208,13 +208,15 @@ export function build(deps: CheckpointerDeps, config: CheckpointerConfig = {}): 
   /** Every draft whose log head is ahead of its latest snapshot gets a snapshot (after downtime). */
   const sweep = async (reason: SnapshotReason): Promise<void> => {
     const metas = await store.listDrafts({ limit: 10_000 });
+    // Versions only, in one query: this read each draft's whole latest snapshot (doc and Yjs
+    // state) to compare one number, every draft every minute.
+    const snaps = await store.snapshotVersions(metas.filter((m) => m.headVersion > 0).map((m) => m.id));
     for (const m of metas) {
       if (stopped) return;
       if (m.headVersion === 0) continue;
       const st = states.get(m.id);
       if (st && (st.quiet !== null || now() - st.lastActivity < quietMs)) continue; // its quiet timer will do it
-      const snap = await store.latestSnapshot(m.id);
-      if ((snap?.version ?? 0) < m.headVersion) await checkpointTo(m.id, m.headVersion, reason).catch((e: unknown) => log.error('catch-up failed', { draftId: m.id, error: String(e) }));
+      if ((snaps.get(m.id) ?? 0) < m.headVersion) await checkpointTo(m.id, m.headVersion, reason).catch((e: unknown) => log.error('catch-up failed', { draftId: m.id, error: String(e) }));
     }
   };
 

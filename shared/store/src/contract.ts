@@ -143,6 +143,8 @@ export function runStoreContract(name: string, factory: () => Promise<StoreHandl
       expect(at7?.yState).toEqual(new Uint8Array([9]));
       expect(await store.latestSnapshot(id, 4)).toBeNull();
       expect((await store.listSnapshots(id)).map((s) => s.version)).toEqual([5, 9]);
+      const none = await newDraft();
+      expect(Object.fromEntries(await store.snapshotVersions([id, none]))).toEqual({ [id]: 9 });
     });
 
     it('starts a Yjs epoch once: the draft\'s epoch moves and the snapshot at that version carries the new base', async () => {

@@ -10,7 +10,7 @@ import { deleteDraft } from './delete-draft.ts';
 import { findByOpId, findByOpIds, readSteps } from './read-steps.ts';
 import { readOpsPage } from './replay/ops-page.ts';
 import type { OpsPage } from './replay/ops-page.ts';
-import { latestSnapshot, latestYSnapshot, listSnapshots, startEpoch, writeSnapshot } from './snapshots.ts';
+import { latestSnapshot, latestYSnapshot, listSnapshots, snapshotVersions, startEpoch, writeSnapshot } from './snapshots.ts';
 import { loadRoom } from './load-room.ts';
 import { acquireLease, ownedCount, releaseLeases, renewLeases } from './leases.ts';
 import type { Fence, LeaseView } from './leases.ts';
@@ -69,6 +69,8 @@ export class EventStore {
   startEpoch(fromEpoch: number, s: Omit<NewSnapshot, 'epoch' | 'reason'>, fence?: Fence): Promise<boolean> { return startEpoch(this.db, fromEpoch, s, fence); }
   latestSnapshot(draftId: string, atOrBelow?: number): Promise<Snapshot | null> { return latestSnapshot(this.db, draftId, atOrBelow); }
   listSnapshots(draftId: string): Promise<Snapshot[]> { return listSnapshots(this.db, draftId); }
+  /** Latest snapshot version per draft, without reading any snapshot (the checkpointer's sweep and start). */
+  snapshotVersions(draftIds: readonly string[]): Promise<Map<string, number>> { return snapshotVersions(this.db, draftIds); }
   latestYSnapshot(draftId: string, epoch: number, atOrBelow: number): Promise<Snapshot | null> { return latestYSnapshot(this.db, draftId, epoch, atOrBelow); }
 
   /** Everything a room needs to open, in one round trip (head, base snapshot with its Yjs state, tail). */

@@ -1,8 +1,9 @@
+import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { DB } from './schema.ts';
 import type { NewSnapshot, Snapshot } from './types.ts';
 import type { Fence } from './leases.ts';
-import { toSnapshot } from './rows.ts';
+import { int, toSnapshot } from './rows.ts';
 
 /** Idempotent: true when written, false when a snapshot at that version already existed. */
 export async function writeSnapshot(db: Kysely<DB>, s: NewSnapshot): Promise<boolean> {
@@ -17,6 +18,14 @@ export async function latestSnapshot(db: Kysely<DB>, draftId: string, atOrBelow?
   if (atOrBelow !== undefined) q = q.where('version', '<=', atOrBelow);
   const row = await q.orderBy('version', 'desc').limit(1).executeTakeFirst();
   return row === undefined ? null : toSnapshot(row);
+}
+
+/** The newest snapshot's version of each of these drafts (none = absent): one index-only query, no doc read. */
+export async function snapshotVersions(db: Kysely<DB>, draftIds: readonly string[]): Promise<Map<string, number>> {
+  if (draftIds.length === 0) return new Map();
+  const rows = await db.selectFrom('snapshots').select(['draft_id', sql<string | number>`max(version)`.as('version')])
+    .where('draft_id', '=', sql<string>`ANY(${[...draftIds]}::text[])`).groupBy('draft_id').execute();
+  return new Map(rows.map((r) => [r.draft_id, int(r.version)]));
 }
 
 /** The newest snapshot at or below a version that carries a Yjs state of `epoch` (the Yjs lineage's base). */
