@@ -126,10 +126,10 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
         quiet: true,
         debounce: 0,
         unloadImmediately: true,
-        // Updates go out as they happen, not from a setImmediate per document: a committed batch
-        // is already one update (DraftDoc.committed), and the frames of a turn leave a socket in
-        // one write (corkPerTurn) — so a writer's update and its ack travel together, update first.
-        flushDelay: false,
+        // flushDelay stays at its default (0): each document's updates of a turn go out merged,
+        // from a setImmediate. Peers must see a turn's live changes as one (a step and the revert
+        // or repair that follows it in the same turn); with `false`, viewers in the collaboration
+        // simulation saw such intermediate states (missing_child).
         async onAuthenticate({ token, documentName, connectionConfig, context }) {
           const principal = await ctx.auth.fromToken(token).catch(() => {
             throw new CloseError(CloseCode.UNAUTHORIZED, 'UNAUTHORIZED');
@@ -408,6 +408,16 @@ function changedIds(ops: { path: string }[]): string[] {
  * A stateless `submit` message: the submit command, as over HTTP (scope, session guard, budgets),
  * answered with a `result` message.
  */
+/**
+ * The answer leaves after the step's update: Hocuspocus broadcasts a document's updates from a
+ * setImmediate queued during the commit, so the answer's setImmediate, queued after it, follows it
+ * into the same corked write (corkPerTurn). When the answer arrives, the change is in the doc.
+ */
+function answer(connection: Connection, reply: ResultMessage): void {
+  const text = JSON.stringify(reply);
+  setImmediate(() => connection.sendStateless(text));
+}
+
 async function handleSubmit(ctx: Ctx, connection: Connection, draftId: string, payload: string): Promise<void> {
   let opId = '';
   try {
@@ -420,10 +430,10 @@ async function handleSubmit(ctx: Ctx, connection: Connection, draftId: string, p
     const reply: ResultMessage = out.ok
       ? { type: 'result', opId, ok: true, ...out.value }
       : { type: 'result', opId, ok: false, version: ctx.rooms.peek(draftId)?.version ?? 0, applied: [], repairs: [], refused: [], error: { code: out.error.code, message: out.error.message } };
-    connection.sendStateless(JSON.stringify(reply));
+    answer(connection, reply);
   } catch (e) {
     const err = e instanceof WeftError ? { code: e.code, message: e.message } : { code: 'BAD_REQUEST', message: 'The stateless message is not a valid submit.' };
     const reply: ResultMessage = { type: 'result', opId, ok: false, version: 0, applied: [], repairs: [], refused: [], error: err };
-    connection.sendStateless(JSON.stringify(reply));
+    answer(connection, reply);
   }
 }
