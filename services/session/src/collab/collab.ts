@@ -408,16 +408,6 @@ function changedIds(ops: { path: string }[]): string[] {
  * A stateless `submit` message: the submit command, as over HTTP (scope, session guard, budgets),
  * answered with a `result` message.
  */
-/**
- * The answer leaves after the step's update: Hocuspocus broadcasts a document's updates from a
- * setImmediate queued during the commit, so the answer's setImmediate, queued after it, follows it
- * into the same corked write (corkPerTurn). When the answer arrives, the change is in the doc.
- */
-function answer(connection: Connection, reply: ResultMessage): void {
-  const text = JSON.stringify(reply);
-  setImmediate(() => connection.sendStateless(text));
-}
-
 async function handleSubmit(ctx: Ctx, connection: Connection, draftId: string, payload: string): Promise<void> {
   let opId = '';
   try {
@@ -430,10 +420,10 @@ async function handleSubmit(ctx: Ctx, connection: Connection, draftId: string, p
     const reply: ResultMessage = out.ok
       ? { type: 'result', opId, ok: true, ...out.value }
       : { type: 'result', opId, ok: false, version: ctx.rooms.peek(draftId)?.version ?? 0, applied: [], repairs: [], refused: [], error: { code: out.error.code, message: out.error.message } };
-    answer(connection, reply);
+    connection.sendStateless(JSON.stringify(reply));
   } catch (e) {
     const err = e instanceof WeftError ? { code: e.code, message: e.message } : { code: 'BAD_REQUEST', message: 'The stateless message is not a valid submit.' };
     const reply: ResultMessage = { type: 'result', opId, ok: false, version: 0, applied: [], repairs: [], refused: [], error: err };
-    answer(connection, reply);
+    connection.sendStateless(JSON.stringify(reply));
   }
 }
