@@ -6,12 +6,13 @@ import type { DB } from './schema.ts';
 import { int } from './rows.ts';
 
 /**
- * Moves each draft's cursor forward (never back), all in one statement. Rows go in id order, so
- * two relays marking overlapping drafts (a lease moving between nodes) cannot deadlock.
+ * Moves each draft's cursor forward (never back), all in one statement. Rows are inserted in id
+ * order (the SELECT's ORDER BY), so two relays marking overlapping drafts (a lease moving between
+ * nodes) cannot deadlock.
  */
 export async function markPublished(db: Kysely<DB>, marks: readonly { draftId: string; version: number }[]): Promise<void> {
   if (marks.length === 0) return;
-  const rows = [...marks].sort((a, b) => (a.draftId < b.draftId ? -1 : a.draftId > b.draftId ? 1 : 0)).map((m) => ({ draft_id: m.draftId, version: m.version }));
+  const rows = marks.map((m) => ({ draft_id: m.draftId, version: m.version }));
   await sql`
     INSERT INTO outbox_cursors AS o (draft_id, published_version)
     SELECT m.draft_id, max(m.version) FROM jsonb_to_recordset(${rows as never}::jsonb) AS m(draft_id text, version bigint)

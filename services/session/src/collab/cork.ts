@@ -4,7 +4,7 @@ import type { WebSocket } from 'ws';
 /**
  * Frames sent to one socket in one turn of the event loop leave in one write: the first send of a
  * turn corks the socket, and every corked socket is uncorked together right after the turn (one
- * `setImmediate` for all of them). A writer's update and its ack, or a burst of steps to a viewer,
+ * `setImmediate` for all of them). A writer's answer and its step's update, or a burst of steps to a viewer,
  * then cost one syscall and one wake-up of the peer instead of one per frame — on a busy node
  * those writes (each waking another process) were the largest single cost of the session.
  */
