@@ -11,3 +11,4 @@ export { YDocPathError, parsePointer, formatPointer } from './pointer.ts';
 export { META, ORDER, SECTIONS_ROOT } from './shape.ts';
 export { Lineage, REBUILD_CLIENT } from './lineage.ts';
 export type { LineageBase, LineageStep } from './lineage.ts';
+export { serverDoc } from './server-doc.ts';

@@ -3,6 +3,7 @@
 // bytes, in version order. The session's rooms, the checkpointer's fold and tests all load through
 // here, so a lineage is rebuilt the same way everywhere.
 import * as Y from 'yjs';
+import { serverDoc } from './server-doc.ts';
 import type { Op } from '@weft/core';
 import { applyOpsToYDoc } from './apply-ops.ts';
 import { genesis } from './mirror.ts';
@@ -29,7 +30,7 @@ export class Lineage {
 
   /** From a stored base, or genesis of the epoch at version 0 when there is none. */
   static open(draftId: string, epoch: number, base: LineageBase | null): Lineage {
-    const doc = new Y.Doc({ gc: true });
+    const doc = serverDoc();
     Y.applyUpdate(doc, base ? base.yState : genesis(draftId, epoch));
     return new Lineage(doc, base ? base.version : 0);
   }

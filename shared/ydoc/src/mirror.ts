@@ -1,6 +1,7 @@
 // Draft JSON ⇄ Y.Doc, whole. `meta` holds the title and the doc epoch (ARCHITECTURE.md: compaction
 // builds a fresh doc under epoch n+1, never rebuilds one under the same name).
 import * as Y from 'yjs';
+import { serverDoc } from './server-doc.ts';
 import type { Draft, Json } from '@weft/core';
 import { META, ORDER, SECTION, SECTIONS, SECTIONS_ROOT, fromY, toY } from './shape.ts';
 import { cloneJson } from './json-edit.ts';
@@ -59,7 +60,7 @@ export function genesis(draftId: string, epoch: number): Uint8Array {
  * older epoch's doc recognisable by the ids in its state (isStaleEpoch).
  */
 export function epochBase(draft: Draft, epoch: number): Uint8Array {
-  const d = new Y.Doc({ gc: true });
+  const d = serverDoc();
   d.clientID = epoch;
   draftToYDoc(draft, d, epoch);
   const u = Y.encodeStateAsUpdate(d);

@@ -3,6 +3,7 @@
 // commits (applies the same bytes to live) or reverts (applies mergeUpdates([update, inverse]) to
 // live, so peers never see the refused state).
 import * as Y from 'yjs';
+import { serverDoc } from './server-doc.ts';
 import type { Op } from '@weft/core';
 import { draftRoots } from './mirror.ts';
 import { TransactionOps } from './events-to-ops.ts';
@@ -13,7 +14,7 @@ type DeleteSet = Y.UndoManager['undoStack'][number]['deletions'];
 
 /** A shadow of `live`: same state, same root types, its own client id. */
 export function createShadow(live: Y.Doc): Y.Doc {
-  const shadow = new Y.Doc({ gc: true });
+  const shadow = serverDoc();
   draftRoots(shadow);
   Y.applyUpdate(shadow, Y.encodeStateAsUpdate(live));
   return shadow;

@@ -2,7 +2,7 @@ import jsonpatch from 'fast-json-patch';
 import * as Y from 'yjs';
 import type { Op } from '@weft/core';
 import type { RoomLoad } from '@weft/store';
-import { applyOpsToYDoc, createShadow, epochBase, Lineage, UpdateGuard, yDocToDraft } from '@weft/ydoc';
+import { applyOpsToYDoc, createShadow, epochBase, Lineage, serverDoc, UpdateGuard, yDocToDraft } from '@weft/ydoc';
 import type { Room, RoomMirror } from '../rooms/room.ts';
 import type { CommittedStep } from '../rooms/types.ts';
 
@@ -57,7 +57,7 @@ export class DraftDoc implements RoomMirror {
 
   /** A new epoch's lineage: the room's draft built fresh (compaction; the room must be idle). */
   static fresh(room: Room, base: Uint8Array, o: DraftDocOptions = {}): DraftDoc {
-    const doc = new Y.Doc({ gc: true });
+    const doc = serverDoc();
     Y.applyUpdate(doc, base);
     return new DraftDoc(room, doc, structCount(doc), o);
   }
@@ -149,7 +149,7 @@ export class DraftDoc implements RoomMirror {
     // The fresh build costs ~20 ms on a 64 KB draft: measured at most once a second, never per
     // commit (it was most of the session's busy time on a hot draft past the threshold).
     if (this.freshStructs !== null && now - this.measuredAt < REMEASURE_MS) return true;
-    const fresh = new Y.Doc({ gc: true });
+    const fresh = serverDoc();
     Y.applyUpdate(fresh, epochBase(this.room.draft, this.room.epoch + 1));
     this.freshStructs = structCount(fresh);
     this.measuredAt = now;
