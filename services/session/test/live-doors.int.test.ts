@@ -118,12 +118,29 @@ describe('live doors against hostile clients', () => {
     mallory.socket.send(encoding.toUint8Array(enc));
     await new Promise((r) => setTimeout(r, 500));
     const seen = viewer.provider.awareness!.getStates();
-    const planted = [...seen.keys()].filter((id) => id >= 900_000);
+    const planted = [...seen.keys()].filter((id) => id >= 900_000 && id <= 900_300);
     expect(planted.length).toBeLessThanOrEqual(MAX_AWARENESS_STATES);
     expect((seen.get(alice.doc.clientID) as { user?: { name?: string } }).user?.name).toBe('Alice');
     alice.close();
     viewer.close();
     mallory.close();
+  });
+
+  it('awareness is relayed as sent: only the peers\' own client ids (no state of the server\'s making), and a removal reaches the others', async () => {
+    await s.admin.createDraft('aw', 'Awareness'); // a draft of its own: no other test's peers in its awareness
+    const a = await plainClient(s.url, 'aw', (await s.as('aw-a', { aw: ['write'] })).token);
+    const b = await plainClient(s.url, 'aw', (await s.as('aw-b', { aw: ['write'] })).token);
+    a.provider.setAwarenessField('user', { name: 'A' });
+    b.provider.setAwarenessField('user', { name: 'B' });
+    for (let i = 0; i < 5; i++) a.provider.setAwarenessField('cursor', { x: i }); // several updates, as a moving cursor sends
+    await until(() => (b.provider.awareness!.getStates().get(a.doc.clientID) as { cursor?: { x: number } } | undefined)?.cursor?.x === 4, 'a\'s last cursor at b');
+    const ids = [...b.provider.awareness!.getStates().keys()].sort();
+    expect(ids).toEqual([a.doc.clientID, b.doc.clientID].sort());
+    // A's provider announces its removal (null state): b drops A at once, not after a timeout.
+    awarenessProtocol.removeAwarenessStates(a.provider.awareness!, [a.doc.clientID], 'test');
+    await until(() => !b.provider.awareness!.getStates().has(a.doc.clientID), 'a\'s removal at b', 3000);
+    a.close();
+    b.close();
   });
 
   it('a client id announced by one actor cannot be written with by another while its owner is away', async () => {
