@@ -170,6 +170,27 @@ describe('session API', () => {
       const tail = await fetch(`${s.url}/v1/drafts/replay/events?after=10`, { headers: { authorization: `Bearer ${s.admin.token}`, accept: 'application/x-ndjson' } });
       expect((await tail.text()).trim().split('\n').map((l) => (JSON.parse(l) as { version: number }).version)).toEqual([11, 12, 13, 14]);
     });
+
+    it('NDJSON over several pages: every step once, in order, up to the announced head; a hole aborts the stream instead of ending it cleanly', async () => {
+      await s.admin.createDraft('long-log', 'Long');
+      const n = 12_345; // pages of 5,000 rendered two ahead: three pages, the last one short
+      for (let v = (await s.admin.getDraft('long-log')).version; v < n; v += 2000) {
+        const steps = Array.from({ length: Math.min(2000, n - v) }, (_, i) => ({ opId: `l-${v + i}`, bodyHash: 'h', actor: 'admin', actorKind: 'admin', ops: [{ op: 'replace', path: '/title', value: `t${v + i}` }], inverse: [], notes: [], refused: [] }));
+        const r = await s.store.append('long-log', v, steps as never);
+        expect(r.ok ? 'ok' : JSON.stringify(r.error)).toBe('ok');
+      }
+      await s.restart(); // the room was open at v1: a fresh one loads the log written under it
+      const get = () => fetch(`${s.url}/v1/drafts/long-log/events?format=ndjson&after=7`, { headers: { authorization: `Bearer ${s.admin.token}` } });
+      const res = await get();
+      expect(res.headers.get('x-weft-head')).toBe(String(n));
+      const versions = (await res.text()).trim().split('\n').map((l) => (JSON.parse(l) as { version: number }).version);
+      expect(versions).toEqual(Array.from({ length: n - 7 }, (_, i) => i + 8));
+      // Damage under the store: a row of the second page gone. The reader must see an error, not a shorter log.
+      await s.db.db.deleteFrom('events').where('draft_id', '=', 'long-log').where('version', '=', 6000).execute();
+      const cut = await get();
+      expect(cut.status).toBe(200); // the head of the stream was already out
+      await expect(cut.text()).rejects.toThrow();
+    });
   });
 
   describe('SSE stream of AG-UI events', () => {

@@ -269,6 +269,29 @@ export function runStoreContract(name: string, factory: () => Promise<StoreHandl
       expect(await loadDraft(store, id, 2, { pageSize: 2 })).toMatchObject({ version: 2, draft: { title: 't1' } });
     });
 
+    it('renders StepViews as NDJSON pages: the same lines as one per row, in order, up to the bound; a hole throws', async () => {
+      const id = uid('views');
+      await store.createDraft({ id, title: '', createdBy: 'u' });
+      await store.append(id, 0, Array.from({ length: 7 }, (_, i) => step(`v${i}`, { turnId: 't', notes: i === 2 ? [{ kind: 'repair', path: '/title', message: 'é ✓ "quoted"' }] as never : [] })));
+      const rows = (await store.readStepViewsText(id, 0, 100, 6)).map((r) => r.json);
+      for (const size of [1, 2, 3, 10]) {
+        const lines: string[] = [];
+        for (let after = 0, page = await store.readStepViewsPage(id, 0, size, 6); page; page = await store.readStepViewsPage(id, after, size, 6)) {
+          expect(page).toMatchObject({ first: after + 1, count: page.last - after });
+          expect(page.ndjson.endsWith('\n')).toBe(true);
+          lines.push(...page.ndjson.slice(0, -1).split('\n'));
+          after = page.last;
+        }
+        expect(lines).toEqual(rows); // v1..v6: the bound holds, v7 is left out
+      }
+      expect(JSON.parse(rows[2]!)).toMatchObject({ version: 3, opId: 'v2', turnId: 't', notes: [{ message: 'é ✓ "quoted"' }] });
+      expect(await store.readStepViewsPage(id, 7, 10, 7)).toBeNull();
+      await h.db.deleteFrom('events').where('draft_id', '=', id).where('version', '=', 4).execute();
+      await expect(store.readStepViewsPage(id, 2, 10, 7)).rejects.toThrow(/gap between v2 and v7/);
+      await expect(store.readStepViewsPage(id, 3, 10, 7)).rejects.toThrow(/gap/);
+      expect(await store.readStepViewsPage(id, 0, 3, 7)).toMatchObject({ first: 1, last: 3 });
+    });
+
     // A log longer than one page is folded in the replay worker, page by page (pageSize 2 here).
     it('loadDraft folds a log of many pages off the main thread to the same draft, and refuses damage there too', async () => {
       const id = uid('pages');

@@ -14,7 +14,8 @@ import { latestSnapshot, latestYSnapshot, listSnapshots, snapshotVersions, start
 import { loadRoom } from './load-room.ts';
 import { acquireLease, ownedCount, releaseLeases, renewLeases } from './leases.ts';
 import type { Fence, LeaseView } from './leases.ts';
-import { readStepViewsText } from './read-step-views.ts';
+import { readStepViewsPage, readStepViewsText } from './read-step-views.ts';
+import type { StepViewsPage } from './read-step-views.ts';
 import type { RoomLoad } from './load-room.ts';
 import { actorOpsSinceTurn, turnOpCount } from './turn-op-count.ts';
 import { markPublished, unpublished } from './published.ts';
@@ -61,6 +62,7 @@ export class EventStore {
   readSteps(draftId: string, opts?: { after?: number; limit?: number; upTo?: number; actor?: string }): Promise<StoredStep[]> { return readSteps(this.db, draftId, opts); }
   /** Public step views as JSON text rendered by Postgres (the events route and its NDJSON stream). */
   readStepViewsText(draftId: string, after: number, limit: number, upTo: number): Promise<{ version: number; json: string }[]> { return readStepViewsText(this.db, draftId, after, limit, upTo); }
+  readStepViewsPage(draftId: string, after: number, limit: number, upTo: number): Promise<StepViewsPage | null> { return readStepViewsPage(this.db, draftId, after, limit, upTo); }
   /** Up to `limit` steps after `after` as one JSON text (replay); throws if the log has a hole there. */
   readOpsPage(draftId: string, after: number, limit: number, upTo?: number): Promise<OpsPage | null> { return readOpsPage(this.db, draftId, after, limit, upTo); }
 

@@ -12,6 +12,7 @@ export { loadDraft } from './load-draft.ts';
 export { MemoryLog } from './memory-log.ts';
 export type { RoomLoad } from './load-room.ts';
 export type { RoomLog } from './room-log.ts';
+export type { StepViewsPage } from './read-step-views.ts';
 export type { Fence, LeaseView } from './leases.ts';
 export { TokenStore, hashToken } from './token-store.ts';
 export { SessionStore } from './session-store.ts';

@@ -9,6 +9,7 @@ import { DRAFT_PARAM } from './drafts.ts';
 import { sendJson, sendJsonText } from './respond.ts';
 import { EventsPage, StepResult, UndoBody, UndoResult, versionParam } from './schemas.ts';
 import type { ServerResponse } from 'node:http';
+import type { StepViewsPage } from '@weft/store';
 import type { Router } from './router.ts';
 
 export function registerOps(router: Router, ctx: Ctx): void {
@@ -72,19 +73,38 @@ export function registerOps(router: Router, ctx: Ctx): void {
 
 /**
  * The whole log after `after` (up to the head when the request came) as NDJSON, one StepView per
- * line, paged from Postgres and written as it arrives; a slow reader is waited for, not buffered.
+ * line. Pages are version ranges rendered as NDJSON text by Postgres, which is the stream's floor
+ * (json_build_object, ~6 µs a step): two are asked for ahead, so two backends render while this one
+ * is written; a slow reader is waited for, not buffered. A failed read (the database gone, a hole
+ * in the log) aborts the response without its final chunk, so a client can never take a cut
+ * stream for the whole log.
  */
 async function streamEvents(ctx: Ctx, res: ServerResponse, id: string, after: number, head: number): Promise<void> {
   res.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'x-weft-head': String(head) });
-  let from = after;
-  while (from < head && !res.destroyed) {
-    const rows = await ctx.store.readStepViewsText(id, from, NDJSON_PAGE, head);
-    if (rows.length === 0) break;
-    const ok = res.write(rows.map((r) => r.json).join('\n') + '\n');
-    from = rows[rows.length - 1]!.version;
-    if (!ok) await new Promise((r) => res.once('drain', r));
+  const ahead: Promise<StepViewsPage | null>[] = [];
+  let asked = after;
+  const ask = (): void => {
+    while (ahead.length < NDJSON_AHEAD && asked < head) {
+      const p = ctx.store.readStepViewsPage(id, asked, NDJSON_PAGE, head);
+      p.catch(() => {}); // awaited in order below, or dropped with a closed response
+      ahead.push(p);
+      asked = Math.min(asked + NDJSON_PAGE, head);
+    }
+  };
+  try {
+    for (ask(); ahead.length > 0 && !res.destroyed; ask()) {
+      const page = await ahead.shift()!;
+      if (page === null) throw new Error(`draft ${id}: the log ends before v${head}`);
+      if (!res.write(page.ndjson)) await new Promise((r) => res.once('drain', r));
+    }
+  } catch (e) {
+    ctx.log.error('NDJSON replay aborted', { draftId: id, error: String(e) });
+    res.destroy();
+    return;
   }
   res.end();
 }
 
 const NDJSON_PAGE = 5000;
+/** Pages asked for ahead of the one being written (each on its own pooled connection). */
+const NDJSON_AHEAD = 2;
