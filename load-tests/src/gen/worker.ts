@@ -1,6 +1,7 @@
 // A load-generator process: Yjs viewers and writers (WeftPeer) or HTTP agents, driven by the
 // parent over IPC, so the generators are not the bottleneck of the process they measure.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { profileWhile } from './profile.ts';
 import { WeftError, WeftHttpClient, WeftPeer } from '@weft/client';
 import type * as Y from 'yjs';
 import { now, stamp, unstamp } from './messages.ts';
@@ -95,6 +96,7 @@ async function runRoom(c: RoomGen): Promise<void> {
   await started;
   lag.enable();
   cpuAtGo = process.cpuUsage();
+  const profiled = profileWhile('generator');
   const until = Date.now() + c.durationMs;
   const path = (comp: string) => `/sections/${c.section}/components/${comp}/props/text`;
   await Promise.all(writers.map(async ({ peer, comp, k }) => {
@@ -122,6 +124,7 @@ async function runRoom(c: RoomGen): Promise<void> {
   }));
   await sleep(2000); // let the last deliveries land
   endMeasure();
+  await profiled.stop();
   for (const p of peers) p.close();
 }
 
