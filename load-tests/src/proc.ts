@@ -34,7 +34,9 @@ export interface ServiceProcess {
 export async function spawnLauncher(name: string, env: Record<string, string>, port?: number): Promise<ServiceProcess> {
   const p = port ?? (await freePort());
   // The node flags of `npm start` and the image (young generation size, infra/docker/Dockerfile).
-  const child = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', join(ROOT, 'services/launcher/src/start.ts')], {
+  // BENCH_SERVICE_FLAGS: more node flags for the services, to compare settings side by side.
+  const extra = (process.env['BENCH_SERVICE_FLAGS'] ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, ['--max-semi-space-size=64', ...extra, '--import', 'tsx', join(ROOT, 'services/launcher/src/start.ts')], {
     cwd: ROOT,
     env: { ...process.env, WEFT_DATA_DIR: mkdtempSync(join(tmpdir(), 'weft-load-')), ...env, PORT: String(p) },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -22,7 +22,7 @@ export interface ChildSession {
   output(): string;
 }
 
-export function childSession(o: { databaseUrl: string; port: number; adminToken: string; env?: Record<string, string> }): ChildSession {
+export function childSession(o: { databaseUrl: string; port: number; adminToken: string; env?: Record<string, string>; /** node flags before the entry (npm start's: --max-semi-space-size=64) */ nodeFlags?: string[] }): ChildSession {
   const dataDir = mkdtempSync(join(tmpdir(), 'weft-child-'));
   let proc: ChildProcess | null = null;
   let out = '';
@@ -35,7 +35,7 @@ export function childSession(o: { databaseUrl: string; port: number; adminToken:
     port: o.port,
     get proc() { return proc; },
     async start() {
-      const p = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'services/launcher/src/start.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const p = spawn(process.execPath, [...(o.nodeFlags ?? []), '--import', 'tsx', join(ROOT, 'services/launcher/src/start.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
       proc = p;
       const t0 = Date.now();
       let cur = '';
