@@ -6,8 +6,10 @@ export interface RoomGen {
   token: string;
   drafts: string[];
   section: string;
-  /** Components writer k writes to: components[(writerOffset + k) % length]; all are watched. */
+  /** Components writer k writes to: components[(writerOffset + k) % length]. */
   components: string[];
+  /** Components the viewers read after each update (default: all of them). */
+  watch?: string[];
   viewers: number;
   writers: number;
   writerOffset: number;

@@ -50,7 +50,7 @@ function watch(peer: WeftPeer, c: RoomGen): void {
   const last = new Map<string, unknown>();
   const onUpdate = (): void => {
     const t = now();
-    for (const comp of c.components) {
+    for (const comp of c.watch ?? c.components) {
       const text = textOf(peer.doc, c.section, comp);
       if (text === last.get(comp)) continue;
       last.set(comp, text);
