@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
-import { mustView } from '../commands/drafts.ts';
+import { logHead, logNdjson, logPage } from '../commands/log.ts';
 import { requireScope } from '../commands/principal.ts';
 import { outcomeOrThrow, submit, SubmitBody } from '../commands/submit.ts';
 import { undoRedo } from '../commands/undo.ts';
@@ -9,7 +9,6 @@ import { DRAFT_PARAM } from './drafts.ts';
 import { sendJson, sendJsonText } from './respond.ts';
 import { EventsPage, StepResult, UndoBody, UndoResult, versionParam } from './schemas.ts';
 import type { ServerResponse } from 'node:http';
-import type { StepViewsPage } from '@weft/store';
 import type { Router } from './router.ts';
 
 export function registerOps(router: Router, ctx: Ctx): void {
@@ -25,21 +24,16 @@ export function registerOps(router: Router, ctx: Ctx): void {
     },
   });
 
-  router.on('GET', '/v1/drafts/:id/events', async ({ req, res, params, url, query }) => {
+  router.on('GET', '/v1/drafts/:id/events', async ({ req, res, params, query }) => {
     const p = await ctx.auth.fromHeader(req.headers.authorization);
     const id = params['id']!;
-    requireScope(p, id, 'read');
-    const room = await mustView(ctx, id);
-    const head = room.committedVersion;
+    const head = await logHead(ctx, p, id);
     const q = query();
     const after = q.after ?? 0;
     const ndjson = q.format === 'ndjson' || (req.headers.accept ?? '').includes('application/x-ndjson');
     if (ndjson) return streamEvents(ctx, res, id, after, head);
-    const limit = Math.min(1000, Math.max(1, q.limit ?? 100));
-    const rows = await ctx.store.readStepViewsText(id, after, limit, head);
-    const last = rows[rows.length - 1];
-    const next = last && last.version < head ? last.version : null;
-    sendJsonText(res, 200, `{"steps":[${rows.map((r) => r.json).join(',')}],"next":${next},"head":${head}}`);
+    const page = await logPage(ctx, id, after, Math.min(1000, Math.max(1, q.limit ?? 100)), head);
+    sendJsonText(res, 200, `{"steps":[${page.steps.join(',')}],"next":${page.next},"head":${head}}`);
   }, {
     summary: 'The log: a page of steps, or all of it as NDJSON', tags: ['ops'], access: 'bearer', params: { id: DRAFT_PARAM },
     query: z.object({
@@ -73,29 +67,17 @@ export function registerOps(router: Router, ctx: Ctx): void {
 
 /**
  * The whole log after `after` (up to the head when the request came) as NDJSON, one StepView per
- * line. Pages are version ranges rendered as NDJSON text by Postgres, which is the stream's floor
- * (json_build_object, ~6 µs a step): two are asked for ahead, so two backends render while this one
- * is written; a slow reader is waited for, not buffered. A failed read (the database gone, a hole
- * in the log) aborts the response without its final chunk, so a client can never take a cut
- * stream for the whole log.
+ * line, written as the pages come; a slow reader is waited for, not buffered. A failed read (the
+ * database gone, a hole in the log) aborts the response without its last chunk, so a client can
+ * never take a cut stream for the whole log.
  */
 async function streamEvents(ctx: Ctx, res: ServerResponse, id: string, after: number, head: number): Promise<void> {
   res.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'x-weft-head': String(head) });
-  const ahead: Promise<StepViewsPage | null>[] = [];
-  let asked = after;
-  const ask = (): void => {
-    while (ahead.length < NDJSON_AHEAD && asked < head) {
-      const p = ctx.store.readStepViewsPage(id, asked, NDJSON_PAGE, head);
-      p.catch(() => {}); // awaited in order below, or dropped with a closed response
-      ahead.push(p);
-      asked = Math.min(asked + NDJSON_PAGE, head);
-    }
-  };
+  const pages = logNdjson(ctx, id, after, head);
   try {
-    for (ask(); ahead.length > 0 && !res.destroyed; ask()) {
-      const page = await ahead.shift()!;
-      if (page === null) throw new Error(`draft ${id}: the log ends before v${head}`);
-      if (!res.write(page.ndjson)) await new Promise((r) => res.once('drain', r));
+    for await (const text of pages) {
+      if (res.destroyed) break; // the reader went away: the generator's return stops the reads
+      if (!res.write(text)) await new Promise((r) => res.once('drain', r));
     }
   } catch (e) {
     ctx.log.error('NDJSON replay aborted', { draftId: id, error: String(e) });
@@ -104,7 +86,3 @@ async function streamEvents(ctx: Ctx, res: ServerResponse, id: string, after: nu
   }
   res.end();
 }
-
-const NDJSON_PAGE = 5000;
-/** Pages asked for ahead of the one being written (each on its own pooled connection). */
-const NDJSON_AHEAD = 2;

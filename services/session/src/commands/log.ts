@@ -1,0 +1,49 @@
+// Reading a draft's log (GET /v1/drafts/:id/events): the steps as their public StepView JSON,
+// rendered by Postgres, as a page or as the whole log in NDJSON pages.
+import type { StepViewsPage } from '@weft/store';
+import type { Ctx } from '../context.ts';
+import type { Principal } from './principal.ts';
+import { requireScope } from './principal.ts';
+import { mustView } from './drafts.ts';
+
+/** Steps per NDJSON page (one Postgres query each). */
+const NDJSON_PAGE = 5000;
+/** Pages asked for ahead of the one being written (each on its own pooled connection). */
+const NDJSON_AHEAD = 2;
+
+/** The committed head a read of the log stops at (reads never see a step in flight). */
+export async function logHead(ctx: Ctx, p: Principal, id: string): Promise<number> {
+  requireScope(p, id, 'read');
+  return (await mustView(ctx, id)).committedVersion;
+}
+
+/** Up to `limit` StepViews after `after` (at or below `head`) as JSON texts, and where the next page starts. */
+export async function logPage(ctx: Ctx, id: string, after: number, limit: number, head: number): Promise<{ steps: string[]; next: number | null }> {
+  const rows = await ctx.store.readStepViewsText(id, after, limit, head);
+  const last = rows[rows.length - 1];
+  return { steps: rows.map((r) => r.json), next: last && last.version < head ? last.version : null };
+}
+
+/**
+ * Every step after `after` up to `head` as NDJSON texts, in order. Postgres renders each page
+ * (json_build_object, ~6 µs a step: the stream's floor); two are asked for ahead of the one the
+ * caller is writing, so two backends render at once. Throws on a page with a hole or a failed read
+ * after yielding what came before it: the caller must not end the stream as if it were whole.
+ */
+export async function* logNdjson(ctx: Ctx, id: string, after: number, head: number): AsyncGenerator<string> {
+  const ahead: Promise<StepViewsPage | null>[] = [];
+  let asked = after;
+  const ask = (): void => {
+    while (ahead.length < NDJSON_AHEAD && asked < head) {
+      const p = ctx.store.readStepViewsPage(id, asked, NDJSON_PAGE, head);
+      p.catch(() => {}); // awaited in order below, or dropped when the reader goes away
+      ahead.push(p);
+      asked = Math.min(asked + NDJSON_PAGE, head);
+    }
+  };
+  for (ask(); ahead.length > 0; ask()) {
+    const page = await ahead.shift()!;
+    if (page === null) throw new Error(`draft ${id}: the log ends before v${head}`);
+    yield page.ndjson;
+  }
+}
