@@ -185,11 +185,20 @@ describe('session API', () => {
       expect(res.headers.get('x-weft-head')).toBe(String(n));
       const versions = (await res.text()).trim().split('\n').map((l) => (JSON.parse(l) as { version: number }).version);
       expect(versions).toEqual(Array.from({ length: n - 7 }, (_, i) => i + 8));
+      // The SDK reads the same stream step by step.
+      const viaSdk: number[] = [];
+      for await (const st of s.admin.log('long-log', { after: 7 })) viaSdk.push(st.version);
+      expect(viaSdk).toEqual(versions);
       // Damage under the store: a row of the second page gone. The reader must see an error, not a shorter log.
       await s.db.db.deleteFrom('events').where('draft_id', '=', 'long-log').where('version', '=', 6000).execute();
       const cut = await get();
       expect(cut.status).toBe(200); // the head of the stream was already out
       await expect(cut.text()).rejects.toThrow();
+      // The SDK resumes after the last step it saw, meets the hole again, and says so after its retries.
+      const sdk = new WeftHttpClient(s.url, s.admin.token, { retries: 2, backoffMs: 5 });
+      const seen: number[] = [];
+      await expect((async () => { for await (const st of sdk.log('long-log')) seen.push(st.version); })()).rejects.toThrow(/UNAVAILABLE: the log of "long-log" was cut after v5000 \(of v12345\) 3 times/);
+      expect(seen).toEqual(Array.from({ length: 5000 }, (_, i) => i + 1)); // every step of the whole pages before the hole, once
     });
   });
 

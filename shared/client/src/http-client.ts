@@ -3,7 +3,7 @@ import { Transport } from './transport.ts';
 import type { TransportOptions } from './transport.ts';
 import type {
   CreateWebhookRequest, CreateWebhookResponse, WebhookDeliveriesResponse, WebhookDeliveryStatus, WebhookDeliveryView, WebhookEndpointView,
-  AgUiEvent, EventsResponse, MintTokenRequest, MintTokenResponse, OpenSessionResponse, SubmitOpsResponse, VersionEntry,
+  AgUiEvent, EventsResponse, MintTokenRequest, MintTokenResponse, OpenSessionResponse, StepView, SubmitOpsResponse, VersionEntry,
 } from '@weft/protocol';
 
 /** A typed error from the API: the payload's `code` survives JSON (ErrorCode registry). */
@@ -100,6 +100,57 @@ export class WeftHttpClient {
   }
   events(draftId: string, after = 0, limit = 100): Promise<EventsResponse> {
     return this.request('GET', `/v1/drafts/${encodeURIComponent(draftId)}/events?after=${after}&limit=${limit}`);
+  }
+  /**
+   * The whole log after `after`, one StepView at a time in version order, read as the NDJSON
+   * stream (one request; the server renders pages as it goes: several times the events() pages'
+   * rate). It ends at the head the first answer announced (`x-weft-head`). A stream cut midway (the
+   * connection dropped, or the server aborted it because a read failed) is resumed after the last
+   * version seen, on the next base URL, with backoff, up to `retries` times; no step is yielded
+   * twice. No per-request timeout: a long log takes what it takes (abort with `signal`).
+   */
+  async *log(draftId: string, opts: { after?: number; signal?: AbortSignal } = {}): AsyncGenerator<StepView> {
+    let after = opts.after ?? 0;
+    let head: number | null = null;
+    const retries = this.options.retries ?? 4;
+    const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+    for (let failures = 0; ;) {
+      try {
+        const res = await (this.options.fetch ?? fetch)(`${this.baseUrl}/v1/drafts/${encodeURIComponent(draftId)}/events?format=ndjson&after=${after}`, {
+          headers: { authorization: `Bearer ${this.token}`, accept: 'application/x-ndjson' }, ...(opts.signal ? { signal: opts.signal } : {}),
+        });
+        if (!res.ok || !res.body) throw await errorOf(res);
+        const announced = res.headers.get('x-weft-head');
+        if (head === null && announced !== null) head = Number(announced);
+        const decoder = new TextDecoder();
+        let buf = '';
+        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+          buf += decoder.decode(chunk, { stream: true });
+          const end = buf.lastIndexOf('\n');
+          if (end < 0) continue;
+          const lines = buf.slice(0, end).split('\n');
+          buf = buf.slice(end + 1);
+          for (const line of lines) {
+            const step = JSON.parse(line) as StepView;
+            if (step.version <= after) continue;
+            after = step.version;
+            failures = 0;
+            yield step;
+          }
+        }
+        if (head === null || after >= head) return; // without the header (a proxy dropped it) the stream's end is the end
+        throw new Error(`the stream ended at v${after} before the head v${head}`);
+      } catch (e) {
+        if (opts.signal?.aborted) throw e;
+        if (e instanceof WeftError && e.status >= 400 && e.status < 500 && e.status !== 429) throw e;
+        if (++failures > retries) {
+          throw new WeftError(503, { code: 'UNAVAILABLE', message: `the log of "${draftId}" was cut after v${after}${head === null ? '' : ` (of v${head})`} ${failures} times; last: ${e instanceof Error ? e.message : String(e)}` } as ErrorPayload);
+        }
+        this.transport.skip(); // the next base URL, if there are several
+        const backoff = Math.min(this.options.maxBackoffMs ?? 5_000, (this.options.backoffMs ?? 200) * 2 ** (failures - 1));
+        await sleep(backoff * (0.5 + (this.options.random ?? Math.random)() / 2));
+      }
+    }
   }
   /** `opId` makes a retried undo apply once (default: a new one per call). */
   undo(draftId: string, scope: 'step' | 'turn' = 'step', opId: string = newOpId()): Promise<SubmitOpsResponse & { undid: number[] }> {
@@ -200,16 +251,7 @@ export class WeftHttpClient {
     if (opts.lastEventId !== undefined) headers['last-event-id'] = String(opts.lastEventId);
     // No timeout and no retry here: a stream stays open (follow() reconnects without a gap).
     const res = await (this.options.fetch ?? fetch)(`${this.baseUrl}/v1/drafts/${encodeURIComponent(draftId)}/stream`, { headers, ...(opts.signal ? { signal: opts.signal } : {}) });
-    if (!res.ok || !res.body) {
-      const text = await res.text();
-      let payload: ErrorPayload = { code: 'INTERNAL', message: text.slice(0, 500) } as ErrorPayload;
-      try {
-        payload = (JSON.parse(text) as { error: ErrorPayload }).error ?? payload;
-      } catch {
-        // not JSON (a proxy's page): the text above
-      }
-      throw new WeftError(res.status, payload);
-    }
+    if (!res.ok || !res.body) throw await errorOf(res);
     const decoder = new TextDecoder();
     let buf = '';
     for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
@@ -232,4 +274,16 @@ export class WeftHttpClient {
 
 function newOpId(): string {
   return `op-${globalThis.crypto.randomUUID()}`;
+}
+
+/** The WeftError of a failed answer: its JSON error payload, or its text (a proxy's page). */
+async function errorOf(res: Response): Promise<WeftError> {
+  const text = await res.text();
+  let payload: ErrorPayload = { code: 'INTERNAL', message: text.slice(0, 500) } as ErrorPayload;
+  try {
+    payload = (JSON.parse(text) as { error: ErrorPayload }).error ?? payload;
+  } catch {
+    // not JSON (a proxy's page): the text above
+  }
+  return new WeftError(res.status, payload);
 }
