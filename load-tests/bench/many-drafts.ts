@@ -76,7 +76,7 @@ export async function manyDrafts(stack: Stack, size: { drafts: number; secs: num
   const server = histogramQuantiles(text, 'weft_ack_seconds', 'outcome="ok"', [0.5, 0.99]);
   const batch = histogramQuantiles(text, 'weft_commit_batch_steps', '', [0.5, 0.99]);
   const sum = (n: string): number => Number(new RegExp(`^${n} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
-  out(`in the session (weft_ack_seconds, bucket bounds): ack p50 ≤ ${fmt(server[0]! * 1000)} ms, p99 ≤ ${fmt(server[1]! * 1000)} ms; room commits since start ${fmt(sum('weft_commit_batch_steps_count'))} of ${fmt(sum('weft_commit_batch_steps_sum'))} steps (p99 ≤ ${batch[1]} steps each), in ${fmt(sum('weft_group_commit_statements'))} cross-draft statements of ${fmt((sum('weft_group_commit_seconds') / sum('weft_group_commit_statements')) * 1000)} ms each on average`);
+  out(`in the session (weft_ack_seconds, bucket bounds): ack p50 ≤ ${fmt(server[0]! * 1000)} ms, p99 ≤ ${fmt(server[1]! * 1000)} ms; room commits since start ${fmt(sum('weft_commit_batch_steps_count'))} of ${fmt(sum('weft_commit_batch_steps_sum'))} steps (p99 ≤ ${batch[1]} steps each), in ${fmt(sum('weft_group_commit_statements_total'))} cross-draft statements of ${fmt((sum('weft_group_commit_seconds_total') / sum('weft_group_commit_statements_total')) * 1000)} ms each on average`);
   // The same shape through emmett, on the same Postgres, once Weft's after-work has settled (the
   // checkpointer's quiet snapshots of every draft, autovacuum): emmett must not pay for it.
   const settled = await settle([sessionPid, stack.pg.pid, ...(stack.checkpointer ? [stack.checkpointer.pid] : [])]);

@@ -193,9 +193,9 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
   metrics.gauge('weft_sse_clients', 'Open SSE streams', () => sse.count);
   metrics.gauge('weft_sessions_open', 'Open build sessions', () => sessions.count);
   // Cross-draft group commit: statements issued and draft batches they carried, since start (their ratio is the grouping).
-  metrics.gauge('weft_group_commit_statements', 'Append statements issued by the cross-draft group commit since start', () => deps.store.commits.stats.statements);
-  metrics.gauge('weft_group_commit_batches', 'Draft batches carried by those statements since start', () => deps.store.commits.stats.batches);
-  metrics.gauge('weft_group_commit_seconds', 'Wall time of those statements since start, summed', () => deps.store.commits.stats.seconds);
+  metrics.counter('weft_group_commit_statements_total', 'Append statements issued by the cross-draft group commit', () => deps.store.commits.stats.statements);
+  metrics.counter('weft_group_commit_batches_total', 'Draft batches carried by those statements', () => deps.store.commits.stats.batches);
+  metrics.counter('weft_group_commit_seconds_total', 'Wall time of those statements, summed', () => deps.store.commits.stats.seconds);
   if (ownership) {
     metrics.info('weft_node_info', 'This session node of a cluster (WEFT_NODE_ID)', { node: ownership.node.id });
     metrics.gauge('weft_drafts_owned', 'Drafts whose lease this node holds (it sequences their steps)', () => ownership.ownedCount);

@@ -12,7 +12,7 @@ export function sessionMetrics(registry: Registry = createRegistry()) {
   return {
     registry,
     stepsCommitted: new Counter({ name: 'weft_steps_committed_total', help: 'Steps committed to the log', registers }),
-    commitBatchSteps: new Histogram({ name: 'weft_commit_batch_steps', help: 'Steps per room commit (one draft\'s batch; the cross-draft statements are weft_group_commit_*)', buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256], registers }),
+    commitBatchSteps: new Histogram({ name: 'weft_commit_batch_steps', help: 'Steps per room commit (one draft\'s batch; the cross-draft statements are weft_group_commit_*_total)', buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256], registers }),
     opsApplied: new Counter({ name: 'weft_ops_applied_total', help: 'Ops applied', registers }),
     opsRefused: new Counter({ name: 'weft_ops_refused_total', help: 'Ops refused, by rule', labelNames: ['rule'] as const, registers }),
     /** outcome: ok, or the error code of the answer (VERSION_CONFLICT, RATE_LIMITED, …). */
@@ -30,6 +30,11 @@ export function sessionMetrics(registry: Registry = createRegistry()) {
     /** A gauge read at scrape time (rooms, streams, sessions). */
     gauge(name: string, help: string, read: () => number): void {
       new Gauge({ name, help, registers, collect() { this.set(read()); } });
+    },
+    /** A count kept elsewhere (monotonic), read at scrape time and published as a counter. */
+    counter(name: string, help: string, read: () => number): void {
+      let seen = 0;
+      new Counter({ name, help, registers, collect() { const v = read(); if (v > seen) this.inc(v - seen); seen = Math.max(seen, v); } });
     },
     /** A constant 1 whose labels say what this process is (`weft_node_info{node="…"} 1`). */
     info(name: string, help: string, labels: Record<string, string>): void {

@@ -144,6 +144,23 @@ describe('session API', () => {
     });
   });
 
+  it('/metrics: the cross-draft group commit is counted with counters that grow with each commit', async () => {
+    const read = async () => {
+      const text = await (await fetch(`${s.url}/metrics`, { headers: { authorization: `Bearer ${s.admin.token}` } })).text();
+      const v = (n: string) => Number(new RegExp(`^${n} (\\S+)$`, 'm').exec(text)?.[1]);
+      return { text, statements: v('weft_group_commit_statements_total'), batches: v('weft_group_commit_batches_total') };
+    };
+    await s.admin.createDraft('counted', 'Counted');
+    const before = await read();
+    expect(before.text).toMatch(/^# TYPE weft_group_commit_statements_total counter$/m);
+    expect(before.text).toMatch(/^# TYPE weft_group_commit_seconds_total counter$/m);
+    await s.admin.submit('counted', { opId: 'c-1', ops: [{ op: 'replace', path: '/title', value: 'one' }] });
+    await s.admin.submit('counted', { opId: 'c-2', ops: [{ op: 'replace', path: '/title', value: 'two' }] });
+    const after = await read();
+    expect(after.statements).toBeGreaterThanOrEqual(before.statements + 2);
+    expect(after.batches).toBeGreaterThanOrEqual(before.batches + 2);
+  });
+
   describe('the event log over HTTP', () => {
     it('pages StepViews with next/head, and the NDJSON form streams the same steps in order', async () => {
       await s.admin.createDraft('replay', 'Replay');
