@@ -132,7 +132,10 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
     // A step refused whole writes no version, but watchers still see the refusal (activity feeds).
     onRefused: (draftId, r) => {
       for (const x of r.refused) metrics.opsRefused.inc({ rule: x.rule });
-      notify(draftId, r.version, [refusedEvent(r.refused, { version: r.version, opId: r.opId, actor: r.actor, turnId: r.turnId }, now())]);
+      // A turn whose first step is refused whole starts here; either way its summary counts them.
+      const started = r.turnId ? turns.begin(draftId, r.turnId, r.actor, r.version, now(), r.actorKind) : [];
+      if (r.turnId) turns.refusedWithout(draftId, r.turnId, r.refused.length);
+      notify(draftId, r.version, [...started, refusedEvent(r.refused, { version: r.version, opId: r.opId, actor: r.actor, turnId: r.turnId }, now())]);
       hooks.refusedWhole({ draftId, opId: r.opId, actor: r.actor, actorKind: r.actorKind, turnId: r.turnId, refused: r.refused }, now());
     },
   });
@@ -162,6 +165,7 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
     // Ops held for a section that never came in this turn are refused now, for their submitters.
     for (const x of room?.expireHeld(turnId) ?? []) {
       for (const r of x.refused) metrics.opsRefused.inc({ rule: r.rule });
+      turns.refusedWithout(draftId, turnId, x.refused.length);
       notify(draftId, room!.committedVersion, [refusedEvent(x.refused, { version: room!.committedVersion, opId: x.opId, actor: x.actor, turnId }, now())]);
     }
     const done = turns.finish(draftId, turnId, now());

@@ -28,6 +28,12 @@ export class Turns {
     t.lastVersion = version;
   }
 
+  /** Ops of the turn refused without a version (a step refused whole, ops held until the turn's end). */
+  refusedWithout(draftId: string, turnId: string, refused: number): void {
+    const t = this.open.get(`${draftId}/${turnId}`);
+    if (t) t.refused += refused;
+  }
+
   finish(draftId: string, turnId: string, now: number): { events: AgUiEvent[]; summary: Record<string, number>; actor: string; actorKind: string } | null {
     const key = `${draftId}/${turnId}`;
     const t = this.open.get(key);
