@@ -203,7 +203,7 @@
         li.appendChild(b);
         list.appendChild(li);
       });
-    });
+    }).catch(function () { /* the session is unreachable for now: the next version or turn's end loads them again */ });
   }
   var scrubTimer = 0;
   scrub.addEventListener('input', function () {
