@@ -15,7 +15,7 @@ import { accessLog, ConfigError, createLogger, createRegistry, exitOnStartupErro
 import type { ReadinessChecks } from '@weft/ops';
 import { build as buildPreview, parseConfig as parsePreviewConfig } from '@weft/preview';
 import { actionsExtension, collabExtension, listen, mcpExtension, parseConfig } from '@weft/session';
-import { connectPostgres, DamagedDataDir, EventStore, openPGlite, SessionStore, TokenStore, WebhookStore } from '@weft/store';
+import { connectPostgres, DamagedDataDir, DataDirInUse, EventStore, openPGlite, SessionStore, TokenStore, WebhookStore } from '@weft/store';
 import { build as buildWebhooks, parseConfig as parseWebhooksConfig, webhookMetrics } from '@weft/webhooks';
 import { launcherEnv, SERVICES } from './config.ts';
 
@@ -166,9 +166,10 @@ function persistedAdminToken(dataDir: string): string {
 }
 
 main().catch((e: unknown) => {
-  // A damaged data dir is the user's to act on: its message says which and what to do, no stack.
-  // Written straight to stderr: the console is routed through the JSON logger, which would quote it.
-  if (e instanceof DamagedDataDir) {
+  // A damaged data dir, or one another process holds, is the user's to act on: its message says
+  // which and what to do, no stack. Written straight to stderr: the console is routed through the
+  // JSON logger, which would quote it.
+  if (e instanceof DamagedDataDir || e instanceof DataDirInUse) {
     process.stderr.write(`\n  ${e.message}\n\n`);
     process.exit(1);
   }

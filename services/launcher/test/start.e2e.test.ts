@@ -13,7 +13,7 @@ const dirs: string[] = [];
 const tempDir = (): string => { const d = mkdtempSync(join(tmpdir(), 'weft-start-')); dirs.push(d); return d; };
 afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
 
-interface Run { url: string; output(): string; exited: Promise<number | null>; stop(): Promise<void> }
+interface Run { url: string; output(): string; exited: Promise<number | null>; stop(): Promise<void>; kill9(): Promise<void> }
 
 /** Starts the launcher; resolves once it serves, or once it has exited (a refused start). */
 async function start(dataDir: string, env: Record<string, string> = {}): Promise<Run> {
@@ -33,6 +33,7 @@ async function start(dataDir: string, env: Record<string, string> = {}): Promise
   return {
     url: `http://127.0.0.1:${port}`, output: () => out, exited,
     async stop() { if (!done) { child.kill('SIGTERM'); await exited; } },
+    async kill9() { if (!done) { child.kill('SIGKILL'); await exited; } },
   };
 }
 
@@ -91,4 +92,23 @@ describe('npm start', () => {
     await ok.stop();
     expect(ok.output()).toContain('Weft is running at');
   }, 120_000);
+  it('refuses a second process on the same data dir (naming the first one\'s pid); after that one is killed, a start takes the dir over at once', async () => {
+    const dir = tempDir();
+    const first = await start(dir, { WEFT_ADMIN_TOKEN: token });
+    expect(first.output()).toContain('Weft is running at');
+    const second = await start(dir, { WEFT_ADMIN_TOKEN: token });
+    expect(await second.exited).toBe(1);
+    expect(second.output()).not.toContain('Weft is running at');
+    expect(second.output()).toMatch(new RegExp(`The embedded database in ${join(dir, 'pglite')} is in use by another Weft process \\(pid \\d+\\)`));
+    // The first one still serves, its data whole.
+    expect((await fetch(`${first.url}/v1/drafts`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify({ id: 'mine', title: 'Mine' }) })).status).toBe(201);
+    await first.kill9();
+    const third = await start(dir, { WEFT_ADMIN_TOKEN: token });
+    try {
+      expect(third.output()).toContain('Weft is running at');
+      expect((await fetch(`${third.url}/v1/drafts/mine`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    } finally {
+      await third.stop();
+    }
+  }, 180_000);
 });

@@ -5,6 +5,7 @@ export type { NewActivity } from './activity-store.ts';
 export { connectPostgres } from './connect-postgres.ts';
 export type { Connection, ConnectOptions } from './connect-postgres.ts';
 export { DamagedDataDir, openPGlite } from './pglite.ts';
+export { DataDirInUse } from './data-dir-lock.ts';
 export { checkIntegrity } from './integrity.ts';
 export type { IntegrityFault } from './integrity.ts';
 export { EventStore } from './event-store.ts';

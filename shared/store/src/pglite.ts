@@ -8,6 +8,7 @@ import { migrateToLatest } from '@weft/migrations';
 import type { DB } from './schema.ts';
 import type { Connection } from './connect-postgres.ts';
 import { checkIntegrity } from './integrity.ts';
+import { lockDataDir } from './data-dir-lock.ts';
 
 /**
  * The embedded database directory cannot be used as it is: names the directory and what to do.
@@ -77,10 +78,13 @@ function pgliteDialect(pg: PGlite): Dialect {
  */
 export async function openPGlite(dataDir: string | undefined): Promise<Connection> {
   const where = dataDir ?? '(memory)';
+  // Before anything touches the files: a second process on the same directory is refused (DataDirInUse).
+  const unlock = dataDir === undefined ? () => {} : lockDataDir(dataDir);
   let pg: PGlite;
   try {
     pg = await PGlite.create(dataDir);
   } catch (e) {
+    unlock();
     throw new DamagedDataDir(where, `PGlite could not open it (${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}); its files are damaged or were written by another PGlite version`);
   }
   const db = new Kysely<DB>({ dialect: pgliteDialect(pg) });
@@ -98,7 +102,8 @@ export async function openPGlite(dataDir: string | undefined): Promise<Connectio
     }
   } catch (e) {
     await db.destroy().catch(() => {});
+    unlock();
     throw e;
   }
-  return { db, close: () => db.destroy() };
+  return { db, close: () => db.destroy().finally(unlock) };
 }

@@ -1,8 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openPGlite } from './pglite.ts';
+import { DataDirInUse } from './data-dir-lock.ts';
 import { EventStore } from './event-store.ts';
 import { runStoreContract, step } from './contract.ts';
 import { runRoomLogContract } from './room-log-contract.ts';
@@ -36,4 +38,25 @@ describe('openPGlite with a data dir', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 180_000); // two on-disk PGlite creates: 30 s at load 13, over 60 s at load 15 on 2 cores
+
+  it('one process at a time: a second open is refused naming the holder; a lock left by a dead process is taken over', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'weft-pglite-')), 'db');
+    try {
+      const a = await openPGlite(dir);
+      const refused = await openPGlite(dir).then(() => null, (e: unknown) => e);
+      expect(refused).toBeInstanceOf(DataDirInUse);
+      expect((refused as DataDirInUse).pid).toBe(process.pid);
+      expect((refused as Error).message).toContain(`The embedded database in ${dir} is in use by another Weft process (pid ${process.pid})`);
+      await a.close();
+      expect(existsSync(`${dir}.lock`)).toBe(false);
+      // A process that held it and died without letting go (kill -9): its pid is gone.
+      const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+      writeFileSync(`${dir}.lock`, `${dead}\n`);
+      const b = await openPGlite(dir);
+      expect(readFileSync(`${dir}.lock`, 'utf8').trim()).toBe(String(process.pid));
+      await b.close();
+    } finally {
+      rmSync(join(dir, '..'), { recursive: true, force: true });
+    }
+  }, 180_000);
 });
