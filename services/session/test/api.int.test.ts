@@ -220,46 +220,44 @@ describe('session API', () => {
   });
 
   describe('SSE stream of AG-UI events', () => {
+    /** The stream's event types (CUSTOM by name) up to the first RUN_FINISHED, without snapshots and activity entries; `.stop()` after. */
+    const turnEvents = (): { types: Promise<string[]>; stop(): void } => {
+      const ac = new AbortController();
+      const types = (async () => {
+        const out: string[] = [];
+        for await (const e of s.admin.stream('page', { signal: ac.signal })) {
+          const t = e.event.type === 'CUSTOM' ? `CUSTOM:${e.event.name}` : e.event.type;
+          // Activity entries (the turn's request entries) ride on the same stream, written after the fact.
+          if (t !== 'STATE_SNAPSHOT' && t !== 'CUSTOM:weft.activity') out.push(t);
+          if (t === 'RUN_FINISHED') break;
+        }
+        return out;
+      })();
+      return { types, stop: () => ac.abort() };
+    };
+
     it('agent turns are RUN_STARTED … RUN_FINISHED; a step refused whole still shows its refusal', async () => {
       const agent = await s.as('turn-sse', { page: ['write'] }, 'agent');
-      const ac = new AbortController();
-      const types: string[] = [];
-      const reader = (async () => {
-        for await (const e of s.admin.stream('page', { signal: ac.signal })) {
-          types.push(e.event.type === 'CUSTOM' ? `CUSTOM:${e.event.name}` : e.event.type);
-          if (e.event.type === 'RUN_FINISHED') break;
-        }
-      })();
+      const events = turnEvents();
       await new Promise((r) => setTimeout(r, 100));
       await agent.submit('page', { opId: 'ts-1', turnId: 'sse-turn', ops: titleOp('turn') });
       await agent.submit('page', { opId: 'ts-2', turnId: 'sse-turn', ops: [{ op: 'replace', path: '/sections/nope/catalog', value: 'x' }] });
       const fin = await agent.finishTurn('page', 'sse-turn');
       expect(fin.summary['ops']).toBe(1);
       expect(fin.summary['refused']).toBe(1); // the op held for a section that never came, refused at the turn's end, counts in its turn
-      await reader;
-      ac.abort();
-      // Activity entries (the turn's request entries) ride on the same stream, written after the fact.
-      expect(types.filter((t) => t !== 'STATE_SNAPSHOT' && t !== 'CUSTOM:weft.activity')).toEqual(['RUN_STARTED', 'STATE_DELTA', 'CUSTOM:weft.refused', 'RUN_FINISHED']);
+      expect(await events.types).toEqual(['RUN_STARTED', 'STATE_DELTA', 'CUSTOM:weft.refused', 'RUN_FINISHED']);
+      events.stop();
     });
 
     it('a turn that starts with a step refused whole: RUN_STARTED before its refusal, and RUN_FINISHED counts it', async () => {
       const agent = await s.as('turn-refused-first', { page: ['write'] }, 'agent');
-      const ac = new AbortController();
-      const seen: AgUiEvent[] = [];
-      const reader = (async () => {
-        for await (const e of s.admin.stream('page', { signal: ac.signal })) {
-          if (e.event.type === 'STATE_SNAPSHOT' || (e.event.type === 'CUSTOM' && e.event.name === 'weft.activity')) continue;
-          seen.push(e.event);
-          if (e.event.type === 'RUN_FINISHED') break;
-        }
-      })();
+      const events = turnEvents();
       await new Promise((r) => setTimeout(r, 100));
       await agent.submit('page', { opId: 'rf-1', turnId: 'refused-first', ops: [{ op: 'remove', path: '/nothing' }, { op: 'replace', path: '/title', value: 42 }] });
       await agent.submit('page', { opId: 'rf-2', turnId: 'refused-first', ops: titleOp('after the refusal') });
       const fin = await agent.finishTurn('page', 'refused-first');
-      await reader;
-      ac.abort();
-      expect(seen.map((e) => (e.type === 'CUSTOM' ? `CUSTOM:${e.name}` : e.type))).toEqual(['RUN_STARTED', 'CUSTOM:weft.refused', 'STATE_DELTA', 'RUN_FINISHED']);
+      expect(await events.types).toEqual(['RUN_STARTED', 'CUSTOM:weft.refused', 'STATE_DELTA', 'RUN_FINISHED']);
+      events.stop();
       expect(fin.summary).toMatchObject({ steps: 1, ops: 1, refused: 2 });
     });
 
