@@ -39,7 +39,7 @@ describe('openPGlite with a data dir', () => {
     }
   }, 180_000); // two on-disk PGlite creates: 30 s at load 13, over 60 s at load 15 on 2 cores
 
-  it('one process at a time: a second open is refused naming the holder; a lock left by a dead process is taken over', async () => {
+  it('one process at a time: a second open is refused naming the holder; a lock left by a dead process, or by a pid now someone else\'s, is taken over', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'weft-pglite-')), 'db');
     try {
       const a = await openPGlite(dir);
@@ -53,8 +53,18 @@ describe('openPGlite with a data dir', () => {
       const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
       writeFileSync(`${dir}.lock`, `${dead}\n`);
       const b = await openPGlite(dir);
-      expect(readFileSync(`${dir}.lock`, 'utf8').trim()).toBe(String(process.pid));
+      expect(readFileSync(`${dir}.lock`, 'utf8').split(' ')[0]).toBe(String(process.pid));
       await b.close();
+      // A live process whose start time is not the lock's took the pid over after a restart: stale too.
+      const parentStarted = readFileSync(`/proc/${process.ppid}/stat`, 'utf8').split(') ')[1]!.split(' ')[19];
+      writeFileSync(`${dir}.lock`, `${process.ppid} 1\n`);
+      await (await openPGlite(dir)).close();
+      // The same live process, the same start time: in use.
+      writeFileSync(`${dir}.lock`, `${process.ppid} ${parentStarted}\n`);
+      await expect(openPGlite(dir)).rejects.toThrow(`is in use by another Weft process (pid ${process.ppid})`);
+      // This process's own pid on a lock it does not hold (a restarted container's pid 1): an earlier process's, taken over.
+      writeFileSync(`${dir}.lock`, `${process.pid} 1\n`);
+      await (await openPGlite(dir)).close();
     } finally {
       rmSync(join(dir, '..'), { recursive: true, force: true });
     }
