@@ -290,6 +290,7 @@ export function runStoreContract(name: string, factory: () => Promise<StoreHandl
       await expect(store.readStepViewsPage(id, 2, 10, 7)).rejects.toThrow(/gap between v2 and v7/);
       await expect(store.readStepViewsPage(id, 3, 10, 7)).rejects.toThrow(/gap/);
       expect(await store.readStepViewsPage(id, 0, 3, 7)).toMatchObject({ first: 1, last: 3 });
+      await expect(store.readStepViewsPage(id, 1, 3, 7)).rejects.toThrow(/gap between v1 and v4/); // the hole is the page's last version
     });
 
     // A log longer than one page is folded in the replay worker, page by page (pageSize 2 here).

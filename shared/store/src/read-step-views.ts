@@ -25,21 +25,21 @@ export async function readStepViewsText(db: Kysely<DB>, draftId: string, after: 
 export interface StepViewsPage { first: number; last: number; count: number; ndjson: string }
 
 /**
- * The steps after `after` up to min(after + limit, upTo) as one NDJSON text rendered by Postgres
- * (one value to decode instead of a row per step: the per-row decode was most of the stream's
- * time), or null when there are none. A page whose versions are not first..last without a hole
- * throws: versions are gapless by construction, so a hole is damage, never skipped silently.
+ * The steps after `after` up to min(after + limit, upTo) as one NDJSON text rendered by Postgres,
+ * or null when that range is empty. `upTo` is at or below the head, so every version of the range
+ * must be there: a page that is not exactly after+1..end throws — a hole is damage (versions are
+ * gapless by construction), never skipped, also at the end of a page.
  */
 export async function readStepViewsPage(db: Kysely<DB>, draftId: string, after: number, limit: number, upTo: number): Promise<StepViewsPage | null> {
   const end = Math.min(after + limit, upTo);
+  if (end <= after) return null;
   const { rows } = await sql<{ first: string | number | null; last: string | number | null; n: string | number; ndjson: string | null }>`
     SELECT min(version) AS first, max(version) AS last, count(*) AS n, string_agg(${stepView()} || E'\\n', '' ORDER BY version) AS ndjson
     FROM events WHERE draft_id = ${draftId} AND version > ${after} AND version <= ${end}`.execute(db);
   const r = rows[0]!;
-  if (r.ndjson === null || r.first === null || r.last === null) return null;
-  const page = { first: int(r.first), last: int(r.last), count: int(r.n), ndjson: r.ndjson };
-  if (page.first !== after + 1 || page.last - page.first + 1 !== page.count) {
-    throw new Error(`draft ${draftId}: the log has a gap between v${after} and v${page.last} (${page.count} steps where ${page.last - after} were due)`);
+  const count = int(r.n);
+  if (r.ndjson === null || count !== end - after || int(r.first!) !== after + 1 || int(r.last!) !== end) {
+    throw new Error(`draft ${draftId}: the log has a gap between v${after} and v${end} (${count} steps where ${end - after} were due)`);
   }
-  return page;
+  return { first: after + 1, last: end, count, ndjson: r.ndjson };
 }
