@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { runGenerators } from '../src/gen/pool.ts';
 import type { GenConfig } from '../src/gen/messages.ts';
 import { machine } from '../src/machine.ts';
-import { cpuCores, machineTicks, sampleProc, treeTicks, TICKS_PER_SECOND } from '../src/procstat.ts';
+import { cpuCores, machineTicks, sampleProc, treeTicks, TICKS_PER_SECOND } from '@weft/testing';
 import { fmt, fmtSummary } from '../src/stats.ts';
 import { emmettOpenLoop } from '../src/baseline-emmett.ts';
 import { roomFigures } from './figures.ts';
@@ -65,8 +65,7 @@ export async function manyDrafts(stack: Stack, size: { drafts: number; secs: num
     cpu['generators'] = many.results.reduce((sum, r) => sum + (r.cpuMs ?? 0), 0) / 1000 / secs;
     cpu['machineBusy'] = ((m.busy - a.m.busy) / (m.total - a.m.total)) * 2;
     cpu['stolen'] = ((m.steal - a.m.steal) / (m.total - a.m.total)) * 2; // by the hypervisor, for other guests
-    cpu['sessionPerOpUs'] = (cpu['session']! * secs * 1e6) / f.ack.n;
-    out(`session CPU per acked op: ${fmt(cpu['sessionPerOpUs'])} µs (its process tree's CPU time from the go to the peers' close, closes included, / ops acked)`);
+    out(`session CPU per acked op: ${fmt((cpu['session']! * secs * 1e6) / f.ack.n)} µs (its process tree's CPU time from the go to the peers' close, closes included, / ops acked)`);
     out(`CPU during the run, in cores (the machine has 2; machineBusy counts every process on it, stolen what the hypervisor took for other guests): ${Object.entries(cpu).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`);
   }
   // The session's own view of the same acks (submit command in → answer out, commit included),

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startStack } from '../bench/stack.ts';
 import type { Stack } from '../bench/stack.ts';
 import { newHistory } from '../src/invariants.ts';
-import { sampleProc } from '../src/procstat.ts';
+import { sampleProc } from '@weft/testing';
 import { fmtSummary, summarize } from '../src/stats.ts';
 import { printChecks, verifyDraft } from '../src/verify.ts';
 import { FULL, TEXT_PATH, seedDraft } from './driver.ts';

@@ -4,8 +4,6 @@ export { readLog, verifyDraft, waitFor, printChecks } from './verify.ts';
 export type { VerifyOptions } from './verify.ts';
 export { percentile, summarize, medianSpread, fmt, fmtSummary } from './stats.ts';
 export type { Summary } from './stats.ts';
-export { sampleProc, cpuCores, parseStatTicks, parseStatusRss } from './procstat.ts';
-export type { ProcSample } from './procstat.ts';
 export { spawnLauncher, spawnTs, freePort } from './proc.ts';
 export type { ServiceProcess } from './proc.ts';
 export { runGenerators, allViewersLatency } from './gen/pool.ts';

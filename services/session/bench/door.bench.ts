@@ -8,14 +8,13 @@
 // The load runs `warm` seconds before the measured `secs` (V8 is still optimizing the hot path
 // after the joins: ~12 % of the session's CPU in the first seconds went to TurboFan).
 import { fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
 import WebSocket from 'ws';
 import { WeftHttpClient } from '@weft/client';
-import { freePort, startNats, startPostgres } from '@weft/testing';
+import { freePort, machineTicks, sampleProc, startNats, startPostgres, TICKS_PER_SECOND } from '@weft/testing';
 import { childSession } from '../test/sim/child-session.ts';
 import { machineLine } from './machine.ts';
 
@@ -117,16 +116,15 @@ if (process.argv[2] === 'client') {
     kid.send({ url: session.url, token: ADMIN, drafts: ids, viewers, rate, secs, warm: Number(args.warm) } satisfies ClientConfig);
     await new Promise<void>((res) => kid.once('message', () => res()));
     const pid = session.proc!.pid!;
-    const ticks = (): number => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' '); return Number(f[11]) + Number(f[12]); };
-    const busy = (): { busy: number; total: number } => { const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.split(/\s+/).slice(1).map(Number); return { busy: f[0]! + f[1]! + f[2]! + f[5]! + f[6]!, total: f.slice(0, 8).reduce((a, b) => a + b, 0) }; };
-    let t0 = 0, s0 = 0, m0 = busy();
+    const ticks = (): number => sampleProc(pid).cpuTicks;
+    let t0 = 0, s0 = 0, m0 = machineTicks();
     kid.send('go');
     const r = await new Promise<ClientResult>((res) => kid.on('message', (m: { type: string; r?: ClientResult }) => {
-      if (m.type === 'measure') { t0 = performance.now(); s0 = ticks(); m0 = busy(); }
+      if (m.type === 'measure') { t0 = performance.now(); s0 = ticks(); m0 = machineTicks(); }
       if (m.type === 'result') res(m.r!);
     }));
-    const wall = (performance.now() - t0) / 1000, s1 = ticks(), m1 = busy();
-    const sessionCores = (s1 - s0) / 100 / wall;
+    const wall = (performance.now() - t0) / 1000, s1 = ticks(), m1 = machineTicks();
+    const sessionCores = (s1 - s0) / TICKS_PER_SECOND / wall;
     const q = (p: number): string => { const s = [...r.ackMs].sort((a, b) => a - b); return (s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? NaN).toFixed(1); };
     console.log(`${drafts} drafts × (1 writer at ${rate}/s + ${viewers} viewers), ${secs} s after ${args.warm} s of warm-up: ${r.acked} acked (${(r.acked / secs).toFixed(0)}/s of ${drafts * rate} offered), ${r.failed} failed; ack p50 ${q(0.5)} ms, p99 ${q(0.99)} ms; ${r.frames} update frames received`);
     console.log(`session CPU ${sessionCores.toFixed(2)} cores = ${((sessionCores * wall * 1e6) / r.acked).toFixed(0)} µs per acked op (incl. its share of idle peers; the window includes 2 s after the last submit); clients ${(r.cpuMs / 1000 / wall).toFixed(2)} cores; machine busy ${(((m1.busy - m0.busy) / (m1.total - m0.total)) * 2).toFixed(2)} of 2`);

@@ -26,7 +26,8 @@ const held = new Set<string>();
 /** A process's start time in clock ticks since boot (Linux), or null where /proc is not there. */
 function startedAt(pid: number): string | null {
   try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[19] ?? null;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null; // field 22 (starttime); the name before it may hold ") "
   } catch {
     return null;
   }

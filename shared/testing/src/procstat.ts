@@ -1,4 +1,5 @@
-// CPU and memory of a process from /proc (Linux): what the session process costs per open draft.
+// CPU and memory of a process, and the machine's busy time, from /proc (Linux): what the services
+// cost under a bench's load.
 import { readdirSync, readFileSync } from 'node:fs';
 
 export interface ProcSample {
