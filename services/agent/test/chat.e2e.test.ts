@@ -132,15 +132,17 @@ describe('the Build chat', () => {
     await pa.click('#wb-chat-build');
 
     // While the model writes: both see its note stream and the ghost outline of the step being written.
-    for (const p of [pa, pb]) {
+    // Both pages are watched at once, and outline and caption in one wait: a step is written in
+    // about a second, so waiting on one page, then the other, then reading raced the ghost's end.
+    await Promise.all([pa, pb].map(async (p) => {
       await p.waitForSelector('#wb-chat-log .wb-msg-agent:has-text("A hero for the bakery")', { timeout: 15_000 });
-      await p.waitForSelector('#wb-chat-log [data-ghost-outline] code:text-is("Stack")', { timeout: 15_000 });
-      await p.waitForSelector('#wb-stage-ghost:has-text("is writing")');
-    }
+      await Promise.all([
+        p.waitForSelector('#wb-chat-log [data-ghost-outline]:has(code:text-is("Stack")):has-text("not checked yet")', { timeout: 15_000 }),
+        p.waitForSelector('#wb-stage-ghost:has-text("is writing")', { timeout: 15_000 }),
+      ]);
+    }));
     await pa.screenshot({ path: `${SHOTS}/chat-ghost-ana.png` });
     await pb.screenshot({ path: `${SHOTS}/chat-ghost-bo.png` });
-    const ghostText = await pb.locator('#wb-chat-log [data-ghost-outline]').first().innerText();
-    expect(ghostText).toContain('not checked yet');
 
     // The turn ends: the same transcript on both pages.
     for (const p of [pa, pb]) await p.waitForSelector('#wb-chat-log [data-summary]:has-text("Done")', { timeout: 30_000 });
