@@ -6,7 +6,9 @@ import { defineConfig } from 'vitest/config';
 //         that the global setup starts (or TEST_DATABASE_URL / TEST_NATS_URL when set);
 //  alone — the packed-SDK test, after int and by itself: on a fresh clone it failed whenever it
 //         ran beside the int files (the packed package's .d.ts siblings went missing; it passes
-//         alone every time), a race not traced yet.
+//         alone every time), a race not traced yet; once (2026-12-02) it failed so alone too.
+//         The SDK build now emits into a scratch folder of its own and refuses types whose
+//         relative imports are missing, and the test lists the tarball's types when it fails.
 const ignore = ['**/node_modules/**', '**/.weft/**'];
 const alone = ['shared/client/test/sdk-pack.e2e.test.ts'];
 export default defineConfig({

@@ -10,7 +10,8 @@
 //  - package.json (generated), README.md.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { builtinModules } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -54,11 +55,11 @@ export async function buildSdk(out = join(client, 'dist')) {
     }
   }
 
-  // Types: tsc emits declarations of the bundled packages into a scratch folder; copied under
-  // types/<pkg>/ with their cross-package imports made relative and .ts specifiers made .js.
-  const scratch = join(root, 'node_modules/.weft-sdk-types');
-  rmSync(scratch, { recursive: true, force: true });
-  const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(client, 'tsconfig.sdk.json')], { encoding: 'utf8' });
+  // Types: tsc emits declarations of the bundled packages into a scratch folder of this build's
+  // own (a fixed path was shared by every build on the machine); copied under types/<pkg>/ with
+  // their cross-package imports made relative and .ts specifiers made .js.
+  const scratch = mkdtempSync(join(tmpdir(), 'weft-sdk-types-'));
+  const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(client, 'tsconfig.sdk.json'), '--outDir', scratch], { encoding: 'utf8' });
   if (tsc.status !== 0) throw new Error(`build-sdk: tsc failed\n${tsc.stdout}${tsc.stderr}`);
   const typesOut = join(out, 'types');
   for (const pkg of BUNDLED) {
@@ -77,6 +78,7 @@ export async function buildSdk(out = join(client, 'dist')) {
     }
   }
   rmSync(scratch, { recursive: true, force: true });
+  checkTypes(typesOut);
 
   const src = JSON.parse(readFileSync(join(client, 'package.json'), 'utf8'));
   const pkg = {
@@ -89,6 +91,18 @@ export async function buildSdk(out = join(client, 'dist')) {
   writeFileSync(join(out, 'package.json'), JSON.stringify(pkg, null, 2) + '\n');
   cpSync(join(client, 'README.md'), join(out, 'README.md'));
   return { out, dependencies: pkg.dependencies };
+}
+
+/** Every relative import of the emitted types names a file that is there: a consumer's tsc would fail on it. */
+function checkTypes(typesOut) {
+  const missing = [];
+  for (const file of walk(typesOut)) {
+    for (const [, spec] of readFileSync(file, 'utf8').matchAll(/(?:from\s+|import\()['"](\.{1,2}\/[^'"]+)\.js['"]/g)) {
+      const target = join(dirname(file), `${spec}.d.ts`);
+      if (!existsSync(target)) missing.push(`${relative(typesOut, file)} → ${spec}.js`);
+    }
+  }
+  if (missing.length > 0) throw new Error(`build-sdk: the emitted types import files that were not emitted:\n  ${missing.join('\n  ')}`);
 }
 
 function* walk(dir) {

@@ -16,6 +16,7 @@ import { buildSdk } from '../../../infra/scripts/build-sdk.mjs';
 const PKG = '@weft/client';
 let app: string;
 let built: string;
+let tarball: string;
 let server: TestServer;
 
 beforeAll(async () => {
@@ -23,7 +24,7 @@ beforeAll(async () => {
   await buildSdk(built);
   const pack = spawnSync('npm', ['pack', '--silent', '--pack-destination', built], { cwd: built, encoding: 'utf8' });
   expect(pack.status, pack.stderr).toBe(0);
-  const tarball = join(built, readdirSync(built).find((f) => f.endsWith('.tgz'))!);
+  tarball = join(built, readdirSync(built).find((f) => f.endsWith('.tgz'))!);
 
   app = mkdtempSync(join(tmpdir(), 'weft-sdk-user-'));
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'sdk-user', private: true, type: 'module' }));
@@ -65,7 +66,9 @@ c.submit('home', { ops: [] });
 `);
     writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, lib: ['ES2022', 'DOM'], types: [], skipLibCheck: false }, files: ['use.ts'] }));
     const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(app, 'tsconfig.json')], { encoding: 'utf8' });
-    expect(`${tsc.stdout}${tsc.stderr}`).toBe('');
+    // On failure, say where the types went missing: in the tarball, or in the install.
+    const listing = (): string => `tarball: ${spawnSync('tar', ['tzf', tarball], { encoding: 'utf8' }).stdout.split('\n').filter((f) => f.includes('/types/')).length} type files; installed protocol types: ${readdirSync(join(app, 'node_modules/@weft/client/types/protocol')).join(' ')}`;
+    expect(`${tsc.stdout}${tsc.stderr}`, tsc.status === 0 ? '' : listing()).toBe('');
     expect(tsc.status).toBe(0);
   });
 
