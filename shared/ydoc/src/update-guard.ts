@@ -12,11 +12,11 @@ import { META, ORDER, SECTIONS_ROOT } from './shape.ts';
 
 type DeleteSet = Y.UndoManager['undoStack'][number]['deletions'];
 
-/** A shadow of `live`: same state, same root types, its own client id. */
-export function createShadow(live: Y.Doc): Y.Doc {
+/** A shadow of `live` (or of its state as update bytes): same state, same root types, its own client id. */
+export function createShadow(from: Y.Doc | Uint8Array): Y.Doc {
   const shadow = serverDoc();
   draftRoots(shadow);
-  Y.applyUpdate(shadow, Y.encodeStateAsUpdate(live));
+  Y.applyUpdate(shadow, from instanceof Uint8Array ? from : Y.encodeStateAsUpdate(from));
   return shadow;
 }
 

@@ -101,15 +101,39 @@ describe('DraftDoc: the lineage doc is released while quiet', () => {
     expect(sv(live)).toEqual(sv(dd.doc));
   });
 
-  it('[DD4] the last peer leaving rebuilds a released lineage first: the room keeps its Yjs state', async () => {
+  it('[DD4] the last peer leaving a released lineage parks its state as bytes: a returning peer and the next step both find the room\'s Yjs state', async () => {
     const { log, room, dd, live } = setup();
     await submit(room, 'a', section('s1', 'one'));
+    // An unlogged pair (a reverted peer write) waits for the next step: it must survive the parking.
+    const peer = new Y.Doc();
+    Y.applyUpdate(peer, Y.encodeStateAsUpdate(live));
+    const before = Y.encodeStateVector(peer);
+    peer.getMap('meta').set('junk', 'x');
+    const update = Y.encodeStateAsUpdate(peer, before);
+    expect(dd.guard.tryUpdate(update).ok).toBe(true);
+    dd.unlogged(Y.mergeUpdates([update, dd.guard.revert()]));
     expect(dd.release()).toBe(true);
+    const lineage = sv(live);
+    lineage[String(peer.clientID)] = 1;
     live.destroy(); // Hocuspocus destroys the document before afterUnloadDocument
     dd.detach(live);
-    expect(dd.holdsLineage).toBe(true);
+    expect(dd.holdsLineage).toBe(false); // no rebuild on the way out
+    // A peer comes back: its new live doc gets the whole lineage, and the lineage stays released.
+    const again = new Y.Doc();
+    dd.attach(again);
+    expect(dd.holdsLineage).toBe(false);
+    expect(sv(again)).toEqual(lineage);
+    expect(yDocToDraft(again, 'd')).toEqual(room.draft);
+    // Gone again, then a step with nobody attached: rebuilt from the parked bytes; the log agrees.
+    again.destroy();
+    dd.detach(again);
     await submit(room, 'b', [{ op: 'replace', path: '/title', value: 'T' }]);
-    expect(sv(fromLog(log))).toEqual(sv(dd.doc));
+    expect(dd.holdsLineage).toBe(true);
+    const reloaded = fromLog(log);
+    expect(reloaded.store.pendingStructs).toBeNull();
+    expect(sv(reloaded)).toEqual(sv(dd.doc));
+    expect(yDocToDraft(dd.doc, 'd')).toEqual(room.draft);
+    expect(yDocToDraft(reloaded, 'd')).toEqual(room.draft);
   });
 
   it('[DD6] a retired lineage (replaced by a new epoch or a reload) keeps no release timer', async () => {

@@ -21,12 +21,17 @@ import type { CommittedStep } from '../rooms/types.ts';
  * plus the bytes waiting in `pendingLog` (everything else it took in was committed, and so sent to
  * live, or is in that list). A draft quiet for `releaseAfterMs` then lets its lineage doc go — an
  * open draft would otherwise hold two full Y.Docs of itself — and the next step rebuilds it from
- * live and the pending bytes (~0.5 ms for a 4 KB draft, ~2 ms for 35 KB).
+ * live and the pending bytes (~0.5 ms for a 4 KB draft, ~2 ms for 35 KB). If the last peer leaves
+ * while it is released, live's state is kept as update bytes (`parked`), not rebuilt into a doc: a
+ * node whose peers all leave at once (a drain, a network cut) did every room's rebuild in one burst
+ * that stalled it for hundreds of ms, for rooms that may never take another step.
  */
 export class DraftDoc implements RoomMirror {
   readonly room: Room;
   live: Y.Doc | null = null;
   private pendingLog: Uint8Array[] = [];
+  /** While released with no live doc: live's last state, which with `pendingLog` is the lineage. */
+  private parked: Uint8Array | null = null;
   /** The lineage doc with its guard; null while released (live attached, nothing in flight). */
   private held: { doc: Y.Doc; guard: UpdateGuard } | null;
   private readonly releaseAfterMs: number | null;
@@ -86,8 +91,10 @@ export class DraftDoc implements RoomMirror {
   private hold(): { doc: Y.Doc; guard: UpdateGuard } {
     this.usedAt = Date.now();
     if (this.held) return this.held;
-    // Released only with live attached and nothing in flight: live + the unlogged bytes is the lineage.
-    const doc = createShadow(this.live!);
+    // Released only with live attached and nothing in flight: live (or its parked state, once it
+    // went away) + the unlogged bytes is the lineage.
+    const doc = createShadow(this.live ?? this.parked!);
+    this.parked = null;
     // Server-made steps go on writing as the same Yjs client (it has all of that client's structs),
     // so a draft's state vector does not grow by a client per quiet spell.
     doc.clientID = this.releasedClient;
@@ -218,8 +225,10 @@ export class DraftDoc implements RoomMirror {
 
   /** Hocuspocus loaded the document: it starts from the lineage as committed. */
   attach(live: Y.Doc): void {
-    // A read, not a step: the quiet spell since the last step goes on (released without live: never).
-    const state = Y.encodeStateAsUpdate(this.held?.doc ?? this.doc);
+    // A read, not a step: the quiet spell since the last step goes on. Parked, the lineage stays
+    // released: live takes the parked state and the unlogged bytes, and is its copy again.
+    const state = this.held ? Y.encodeStateAsUpdate(this.held.doc) : this.parked ? Y.mergeUpdates([this.parked, ...this.pendingLog]) : Y.encodeStateAsUpdate(this.doc);
+    this.parked = null;
     this.live = live;
     Y.applyUpdate(live, state, this.origin);
     this.scheduleRelease();
@@ -247,10 +256,10 @@ export class DraftDoc implements RoomMirror {
     this.attach(live);
   }
 
-  /** The last peer left (Hocuspocus unloads live): the lineage is rebuilt from it first if released. */
+  /** The last peer left (Hocuspocus unloads live): if the lineage is released, live's state is parked as bytes. */
   detach(live: Y.Doc): void {
     if (this.live !== live) return;
-    this.hold();
+    if (!this.held) this.parked = Y.encodeStateAsUpdate(live);
     this.live = null;
   }
 }
