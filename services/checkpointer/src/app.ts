@@ -1,6 +1,6 @@
 // The checkpoint worker (ARCHITECTURE.md "Turns compact into snapshots"): follows every draft on
-// the bus and writes a snapshot after `quietMs` of quiet, every `everyOps` ops, and at each
-// RUN_FINISHED. Snapshots are derived data: writes are idempotent (ON CONFLICT DO NOTHING in the
+// the bus and writes a snapshot after `quietMs` of quiet (at most one per `quietGapMs` in a row),
+// every `everyOps` ops, and at each RUN_FINISHED. Snapshots are derived data: writes are idempotent (ON CONFLICT DO NOTHING in the
 // store), never below the latest, and a restart catches up from the log.
 import type { EventStore } from '@weft/store';
 import type { Bus, BusMessage, Subscription } from '@weft/bus';
@@ -30,6 +30,12 @@ export interface CheckpointerDeps {
 export interface CheckpointerConfig {
   /** Snapshot after this long without a new version on a draft. */
   quietMs?: number;
+  /**
+   * After a quiet snapshot, the next quiet one waits at least this long. A person editing with
+   * pauses longer than `quietMs` (one op every few seconds) otherwise got a snapshot — the whole
+   * draft and its Yjs state — for every op. The snapshot still comes, at the head, once it is due.
+   */
+  quietGapMs?: number;
   /** Snapshot once this many ops accumulated since the last snapshot. */
   everyOps?: number;
   /** How often followed drafts compare against the log head (catch-up after bus outages). */
@@ -61,12 +67,15 @@ interface DraftState {
   pendingOps: number;
   quiet: ReturnType<typeof setTimeout> | null;
   lastActivity: number;
+  /** When this worker last wrote a quiet snapshot of the draft (the gap counts from it). */
+  lastQuietAt: number | null;
 }
 
 const MAX_RECORDS = 1000;
 
 export function build(deps: CheckpointerDeps, config: CheckpointerConfig = {}): Checkpointer {
   const quietMs = config.quietMs ?? 2000;
+  const quietGapMs = config.quietGapMs ?? 30_000;
   const everyOps = config.everyOps ?? 50;
   const headCheckMs = config.headCheckMs ?? 5000;
   const sweepMs = config.sweepMs ?? 60_000;
@@ -156,7 +165,7 @@ export function build(deps: CheckpointerDeps, config: CheckpointerConfig = {}): 
 
   const state = (draftId: string): DraftState => {
     let st = states.get(draftId);
-    if (!st) { st = { pendingOps: 0, quiet: null, lastActivity: now() }; states.set(draftId, st); }
+    if (!st) { st = { pendingOps: 0, quiet: null, lastActivity: now(), lastQuietAt: null }; states.set(draftId, st); }
     return st;
   };
 
@@ -165,10 +174,22 @@ export function build(deps: CheckpointerDeps, config: CheckpointerConfig = {}): 
     if (st.quiet) { clearTimeout(st.quiet); st.quiet = null; }
     st.pendingOps = 0;
     try {
-      await checkpointTo(draftId, version, reason);
+      // Any snapshot written ends a run of quiet ones (the next quiet one is due at once).
+      if (await checkpointTo(draftId, version, reason) !== null) st.lastQuietAt = reason === 'quiet' ? now() : null;
     } catch (e) {
       log.error('snapshot failed', { draftId, reason, error: String(e) });
     }
+  };
+
+  /** The quiet snapshot after `ms`, or later if the last quiet snapshot was under `quietGapMs` ago. */
+  const armQuiet = (draftId: string, st: DraftState, ms: number, version: number): void => {
+    st.quiet = setTimeout(() => {
+      st.quiet = null;
+      if (stopped) return;
+      const wait = st.lastQuietAt === null ? 0 : st.lastQuietAt + quietGapMs - now();
+      if (wait > 0) armQuiet(draftId, st, wait, version);
+      else void snapshotNow(draftId, follower.lastVersion(draftId) ?? version, 'quiet');
+    }, ms);
   };
 
   const follower = new DraftFollower({
@@ -186,10 +207,7 @@ export function build(deps: CheckpointerDeps, config: CheckpointerConfig = {}): 
       if (st.pendingOps >= everyOps) { await snapshotNow(draftId, v.version, 'ops'); return; }
       if (st.quiet) clearTimeout(st.quiet);
       if (stopped) return;
-      st.quiet = setTimeout(() => {
-        st.quiet = null;
-        void snapshotNow(draftId, follower.lastVersion(draftId) ?? v.version, 'quiet');
-      }, quietMs);
+      armQuiet(draftId, st, quietMs, v.version);
     },
     onError: (e, draftId) => log.error('follower failed', { draftId, error: String(e) }),
   });

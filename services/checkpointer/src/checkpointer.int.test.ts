@@ -69,7 +69,7 @@ async function expectConsistent(draftId: string, history: Uint8Array[]): Promise
 
 describe('checkpointer on Postgres + NATS', () => {
   it('snapshots after quiet, at the head, with a Yjs state on the session lineage', async () => {
-    const { ck } = await start({ quietMs: 500, everyOps: 1000, headCheckMs: 200 });
+    const { ck } = await start({ quietMs: 500, quietGapMs: 0, everyOps: 1000, headCheckMs: 200 });
     const w = await createWriter(store, pub);
     await w.commit([{ op: 'add', path: '/sections/hero', value: { id: 'hero', kind: 'surface', catalog: 'weft@1', data: {}, components: { root: { id: 'root', component: 'Stack', children: [] } } } }, { op: 'add', path: '/order/-', value: 'hero' }]);
     await w.edits(4);
@@ -83,6 +83,26 @@ describe('checkpointer on Postgres + NATS', () => {
     await until(() => of(ck, w.draftId).length === 2, 'second quiet snapshot');
     expect(of(ck, w.draftId).map((r) => [r.version, r.warm])).toEqual([[5, false], [8, true]]);
     expect((await store.latestSnapshot(w.draftId))?.version).toBe(8);
+    await expectConsistent(w.draftId, w.history);
+  });
+
+  it('an editor pausing between single edits gets one quiet snapshot per gap, not one per edit; the last edit is still snapshotted', async () => {
+    const { ck } = await start({ quietMs: 100, quietGapMs: 2000, everyOps: 1000, headCheckMs: 60_000 });
+    const w = await createWriter(store, pub);
+    await w.edits(1);
+    await until(() => of(ck, w.draftId).length === 1, 'first quiet snapshot');
+    const first = performance.now();
+    // Five edits 250 ms apart: each followed by more than quietMs of quiet.
+    for (let i = 0; i < 5; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      await w.edits(1);
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    expect(performance.now() - first).toBeLessThan(2000); // still inside the gap: nothing more written
+    expect(of(ck, w.draftId).map((r) => [r.version, r.reason])).toEqual([[1, 'quiet']]);
+    await until(() => of(ck, w.draftId).length === 2, 'the quiet snapshot once the gap has passed');
+    expect(performance.now() - first).toBeGreaterThanOrEqual(1900);
+    expect(of(ck, w.draftId).map((r) => [r.version, r.reason])).toEqual([[1, 'quiet'], [6, 'quiet']]);
     await expectConsistent(w.draftId, w.history);
   });
 
@@ -118,7 +138,8 @@ describe('checkpointer on Postgres + NATS', () => {
 
   it('nats-server stopped during writes: no op lost, the checkpointer catches up in order when it returns', async () => {
     // Periodic head checks off: the catch-up after the outage comes from the reconnect.
-    const { ck, bus } = await start({ quietMs: 500, everyOps: 50, headCheckMs: 60_000 });
+    // No quiet gap: the snapshot after the last edit below shows the worker is live again.
+    const { ck, bus } = await start({ quietMs: 500, quietGapMs: 0, everyOps: 50, headCheckMs: 60_000 });
     const w = await createWriter(store, pub);
     await w.edits(30);
     await until(async () => (await store.latestSnapshot(w.draftId))?.version === 30, 'quiet snapshot before the outage');

@@ -6,6 +6,7 @@ import type { CheckpointerConfig } from './app.ts';
 
 export const checkpointerEnv = {
   WEFT_CHECKPOINT_QUIET_MS: int('Snapshot a draft after this long without a new version, ms', 2000, 1),
+  WEFT_CHECKPOINT_QUIET_GAP_MS: int('At most one quiet snapshot of a draft this often (an editor pausing between single edits would otherwise snapshot every op), ms', 30_000, 0),
   WEFT_CHECKPOINT_EVERY_OPS: int('Snapshot once this many ops accumulated since the last snapshot', 50, 1),
   WEFT_CHECKPOINT_HEAD_CHECK_MS: int('How often followed drafts compare against the log head (catch-up after bus outages), ms', 5000, 100),
   WEFT_CHECKPOINT_CACHE_DRAFTS: int('Open folds kept between snapshots (one Y.Doc + JSON each); 0 = always fold from the stored state', 256, 0),
@@ -19,13 +20,13 @@ export const standaloneEnv = {
   NATS_URL: url('NATS URL', ['nats', 'tls']),
 } as const;
 
-export type CheckpointerEnvConfig = Readonly<Required<Pick<CheckpointerConfig, 'quietMs' | 'everyOps' | 'headCheckMs' | 'cacheDrafts'>>>;
+export type CheckpointerEnvConfig = Readonly<Required<Pick<CheckpointerConfig, 'quietMs' | 'quietGapMs' | 'everyOps' | 'headCheckMs' | 'cacheDrafts'>>>;
 
 /** Throws ConfigError (one line naming the variable) on a bad value; the result is frozen. */
 export function parseConfig(env: Readonly<Record<string, string | undefined>>): CheckpointerEnvConfig {
   const e = parseEnv(checkpointerEnv, env);
   return Object.freeze({
-    quietMs: e.WEFT_CHECKPOINT_QUIET_MS, everyOps: e.WEFT_CHECKPOINT_EVERY_OPS,
+    quietMs: e.WEFT_CHECKPOINT_QUIET_MS, quietGapMs: e.WEFT_CHECKPOINT_QUIET_GAP_MS, everyOps: e.WEFT_CHECKPOINT_EVERY_OPS,
     headCheckMs: e.WEFT_CHECKPOINT_HEAD_CHECK_MS, cacheDrafts: e.WEFT_CHECKPOINT_CACHE_DRAFTS,
   });
 }
