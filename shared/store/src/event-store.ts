@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Result } from '@weft/core';
 import type { DB } from './schema.ts';
-import type { AppendError, DraftMeta, NewSnapshot, NewStep, Snapshot, StoredStep } from './types.ts';
+import type { AppendError, DraftMeta, NewSnapshot, NewStep, Snapshot, SnapshotEntry, StoredStep } from './types.ts';
 import { createDraft, getDraft, headVersions, listDrafts } from './drafts.ts';
 import { GroupCommit } from './group-commit.ts';
 import { deleteDraft } from './delete-draft.ts';
@@ -70,7 +70,8 @@ export class EventStore {
   /** Moves the draft to Yjs epoch fromEpoch+1 with its base state at `s.version` (compaction). */
   startEpoch(fromEpoch: number, s: Omit<NewSnapshot, 'epoch' | 'reason'>, fence?: Fence): Promise<boolean> { return startEpoch(this.db, fromEpoch, s, fence); }
   latestSnapshot(draftId: string, atOrBelow?: number): Promise<Snapshot | null> { return latestSnapshot(this.db, draftId, atOrBelow); }
-  listSnapshots(draftId: string): Promise<Snapshot[]> { return listSnapshots(this.db, draftId); }
+  /** Oldest first, without content (version, epoch, reason, when). */
+  listSnapshots(draftId: string): Promise<SnapshotEntry[]> { return listSnapshots(this.db, draftId); }
   /** Latest snapshot version per draft, without reading any snapshot (the checkpointer's sweep and start). */
   snapshotVersions(draftIds: readonly string[]): Promise<Map<string, number>> { return snapshotVersions(this.db, draftIds); }
   latestYSnapshot(draftId: string, epoch: number, atOrBelow: number): Promise<Snapshot | null> { return latestYSnapshot(this.db, draftId, epoch, atOrBelow); }

@@ -20,6 +20,6 @@ export { SessionStore } from './session-store.ts';
 export { WebhookStore } from './webhook-store.ts';
 export type { AttemptOutcome, ClaimedDelivery, DeliveryAttempt, DeliveryStatus, WebhookDelivery, WebhookEndpoint } from './webhook-store.ts';
 export type {
-  ActorKind, AppendError, DraftMeta, NewSnapshot, NewStep, Scope, SessionRecord, Snapshot,
+  ActorKind, AppendError, DraftMeta, NewSnapshot, NewStep, Scope, SessionRecord, Snapshot, SnapshotEntry,
   StoredStep, StepKind, TokenRecord, TurnRecord,
 } from './types.ts';

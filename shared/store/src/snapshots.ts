@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { DB } from './schema.ts';
-import type { NewSnapshot, Snapshot } from './types.ts';
+import type { NewSnapshot, Snapshot, SnapshotEntry } from './types.ts';
 import type { Fence } from './leases.ts';
 import { int, toSnapshot } from './rows.ts';
 
@@ -35,10 +35,14 @@ export async function latestYSnapshot(db: Kysely<DB>, draftId: string, epoch: nu
   return row === undefined ? null : toSnapshot(row);
 }
 
-/** Metadata order: oldest first. Includes doc and yState (snapshots are few per draft). */
-export async function listSnapshots(db: Kysely<DB>, draftId: string): Promise<Snapshot[]> {
-  const rows = await db.selectFrom('snapshots').selectAll().where('draft_id', '=', draftId).orderBy('version').execute();
-  return rows.map(toSnapshot);
+/**
+ * A draft's snapshots, oldest first, without their content: a long-lived draft has hundreds, each
+ * the whole draft and its Yjs state, and the versions list read them all to show four fields.
+ */
+export async function listSnapshots(db: Kysely<DB>, draftId: string): Promise<SnapshotEntry[]> {
+  const rows = await db.selectFrom('snapshots').select(['draft_id', 'version', 'epoch', 'reason', 'created_at'])
+    .where('draft_id', '=', draftId).orderBy('version').execute();
+  return rows.map((r) => ({ draftId: r.draft_id, version: int(r.version), epoch: r.epoch, reason: r.reason, createdAt: r.created_at }));
 }
 
 /**

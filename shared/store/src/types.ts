@@ -54,6 +54,9 @@ export interface Snapshot extends NewSnapshot {
   createdAt: Date;
 }
 
+/** A snapshot as listed: which version, when and why, not its content. */
+export type SnapshotEntry = Pick<Snapshot, 'draftId' | 'version' | 'epoch' | 'reason' | 'createdAt'>;
+
 export type ActorKind = 'human' | 'agent' | 'admin';
 export type Scope = 'read' | 'write';
 
