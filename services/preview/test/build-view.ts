@@ -33,6 +33,8 @@ export interface BuildView {
   serverDraft(draftId: string): Promise<Draft>;
   /** Closes the pages of this test; returns the errors nobody allowed. */
   closePages(): Promise<string[]>;
+  /** What the open pages logged as errors so far (console, page errors, failed requests). */
+  pageErrors(): string[];
   close(): Promise<void>;
 }
 
@@ -77,6 +79,7 @@ export async function startBuildView(): Promise<BuildView> {
       return { page, ctx, errors, socket };
     },
     serverDraft: async (id) => (await admin.getDraft(id)).draft as Draft,
+    pageErrors: () => opened.flatMap((o) => o.errors),
     async closePages() {
       const errs = opened.flatMap((o) => o.errors).filter((e) => !view.allowed.some((r) => r.test(e)));
       view.allowed = [];

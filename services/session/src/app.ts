@@ -70,7 +70,8 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
   const now = deps.now ?? Date.now;
   const log = deps.log ?? createLogger({ service: 'session' });
   const metrics = sessionMetrics(deps.registry);
-  const sse = new SseHub();
+  // A store that cannot answer ends no stream (null), it does not make every draft look deleted.
+  const sse = new SseHub({ existing: async (ids) => { const heads = await deps.store.headVersions(ids).catch(() => null); return heads && new Set(heads.keys()); } });
   const activity = deps.activity ?? new ActivityStore(deps.store.db);
   // The system's own activity entries need ctx, which is built below from everything here.
   let system: ((draftId: string, e: SystemEntry) => void) | null = null;

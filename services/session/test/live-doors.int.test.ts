@@ -93,6 +93,45 @@ describe('live doors against hostile clients', () => {
     ctrl.abort();
   });
 
+  it('a deleted draft stops being served within 2 s: its sockets close with 4404, its SSE streams end with RUN_ERROR NOT_FOUND; the id created again starts empty', async () => {
+    await s.admin.createDraft('doomed', 'Doomed');
+    await s.admin.submit('doomed', { opId: 'doomed-seed', ops: addSectionOps('hero') });
+    const w = await s.as('doomed-writer', { doomed: ['write'] });
+    const ctrl = new AbortController();
+    const res = await fetch(`${s.url}/v1/drafts/doomed/stream`, { headers: { authorization: `Bearer ${w.token}` }, signal: ctrl.signal });
+    let text = '';
+    const reading = (async () => {
+      const reader = res.body!.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        text += Buffer.from(value).toString();
+      }
+    })();
+    const peer = await plainClient(s.url, 'doomed', w.token);
+    const bystander = await plainClient(s.url, 'live', (await s.as('bystander', { live: ['write'] })).token);
+    await until(() => text.includes('STATE_SNAPSHOT'), 'the snapshot');
+    const t0 = Date.now();
+    const del = await fetch(`${s.url}/v1/drafts/doomed`, { method: 'DELETE', headers: { authorization: `Bearer ${ADMIN}` } });
+    expect(del.status).toBe(200);
+    await until(() => text.includes('RUN_ERROR') && peer.closes.includes(4404), 'the stream and the socket to end', 5000);
+    expect(Date.now() - t0).toBeLessThan(2600);
+    expect(text).toContain('"code":"NOT_FOUND"');
+    await reading;
+    expect(bystander.closes).toEqual([]); // other drafts' peers are untouched
+    // Created again: from empty, and a new peer sees none of the old content.
+    await s.admin.createDraft('doomed', 'Doomed again');
+    const again = await plainClient(s.url, 'doomed', w.token);
+    expect(yDocToDraft(again.doc, 'doomed').sections).toEqual({});
+    const recreated = await s.admin.getDraft('doomed');
+    expect(recreated.version).toBe(1); // its one step: the title it was created with
+    expect(recreated.draft).toMatchObject({ title: 'Doomed again', order: [], sections: {} });
+    again.close();
+    peer.close();
+    bystander.close();
+    ctrl.abort();
+  });
+
   it('a socket that never authenticates is closed after the deadline', async () => {
     const ws = new WebSocket(s.url.replace('http', 'ws') + '/collab');
     const code = await new Promise<number>((resolve) => ws.on('close', (c) => resolve(c)));

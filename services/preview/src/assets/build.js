@@ -27,6 +27,14 @@
     for (var k in extra || {}) h[k] = extra[k];
     return h;
   }
+  // The draft was deleted (or never existed for this token): say so, and stop reconnecting.
+  var deleted = false;
+  function gone() {
+    deleted = true;
+    if (streamAbort) streamAbort.abort();
+    status('deleted', 'wb-gone');
+    document.dispatchEvent(new CustomEvent('weft:gone'));
+  }
   function status(text, cls) { var s = $('wb-status'); s.textContent = text; s.className = 'wb-status ' + (cls || ''); }
   function time(ts) { var d = ts ? new Date(ts) : new Date(); return d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' }); }
 
@@ -107,7 +115,8 @@
         break;
       case 'RUN_STARTED': addFeed({ kind: 'turn', actor: meta.actor, title: 'turn started', version: v, at: ev.timestamp }); break;
       case 'RUN_FINISHED': addFeed({ kind: 'turn', actor: meta.actor, title: 'turn finished', version: v, at: ev.timestamp }); loadVersions(); break;
-      case 'RUN_ERROR': addFeed({ kind: 'refused', title: 'turn failed: ' + ev.message, at: ev.timestamp }); break;
+      // NOT_FOUND: the server ends the stream of a deleted draft with it (not a turn's failure).
+      case 'RUN_ERROR': addFeed({ kind: 'refused', title: ev.code === 'NOT_FOUND' ? ev.message : 'turn failed: ' + ev.message, at: ev.timestamp }); if (ev.code === 'NOT_FOUND') gone(); break;
       case 'CUSTOM':
         // The server keeping order in step with an added or removed section is what the editor
         // relies on, not a repair of anyone's mistake: not worth a feed entry.
@@ -131,6 +140,7 @@
     if (after) headers['last-event-id'] = String(after);
     fetch(api + '/stream', { headers: headers, signal: ctl.signal, cache: 'no-store' }).then(function (res) {
       if (res.status === 401) { signOut('That token is unknown, revoked or expired.'); return; }
+      if (res.status === 404) { gone(); return; }
       if (!res.ok || !res.body) throw new Error('HTTP ' + res.status);
       if (viewing === null) status('live', 'wb-ok');
       var reader = res.body.getReader();
@@ -155,7 +165,7 @@
       };
       return pump();
     }).catch(function (e) {
-      if (ctl.signal.aborted) return;
+      if (ctl.signal.aborted || deleted) return;
       status('reconnecting…', 'wb-warn');
       setTimeout(function () { stream(head); }, 1500);
     });

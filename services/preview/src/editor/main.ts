@@ -81,6 +81,8 @@ const registerDescribe = (): void => { const hk = hooks(); if (hk) hk.describe =
 registerDescribe();
 document.addEventListener('DOMContentLoaded', registerDescribe);
 document.addEventListener('weft:signed-out', () => { batch?.flush(); peer?.close(); peer = null; });
+// The draft was deleted: nothing left to edit or to reconnect to.
+document.addEventListener('weft:gone', () => { peer?.close(); peer = null; });
 // Typing held for its pause is sent before the page goes away.
 window.addEventListener('pagehide', () => { batch?.flush(); });
 

@@ -221,7 +221,8 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
         });
         return true;
       });
-      // Live connections re-check who they serve: a revoked or expired token is closed with 4401.
+      // Live connections re-check who they serve: a revoked or expired token is closed with 4401,
+      // a deleted draft's peers with 4404.
       recheck = setInterval(() => void recheckConnections(ctx, hocuspocus), RECHECK_MS);
       recheck.unref();
     },
@@ -273,12 +274,19 @@ async function recheckConnections(ctx: Ctx, h: Hocuspocus | null): Promise<void>
     }
   }
   if (open.length === 0) return;
-  // Every distinct token once, in one query (a store that cannot answer closes no one).
-  const principals = await ctx.auth.verifyMany(open.map((o) => o.token)).catch(() => null);
-  if (!principals) return;
+  // Every distinct token and every open draft once, in one query each (a store that cannot answer
+  // closes no one). A deleted draft's peers are closed too, on whichever node holds them.
+  const [principals, drafts] = await Promise.all([
+    ctx.auth.verifyMany(open.map((o) => o.token)).catch(() => null),
+    ctx.store.headVersions([...new Set(open.map((o) => o.draftId))]).catch(() => null),
+  ]);
   for (const { conn, draftId, token } of open) {
-    const p = principals.get(token) ?? null;
-    if (p && can(p, draftId, 'read')) continue;
+    if (drafts && !drafts.has(draftId)) {
+      closeSocket(conn, CloseCode.NOT_FOUND, 'NOT_FOUND');
+      continue;
+    }
+    const p = principals ? principals.get(token) ?? null : undefined;
+    if (p === undefined || (p && can(p, draftId, 'read'))) continue;
     ctx.metrics.revokedClosed.inc({ door: 'collab' });
     closeSocket(conn, CloseCode.UNAUTHORIZED, 'UNAUTHORIZED');
   }

@@ -24,9 +24,15 @@ export interface SseHandle {
  */
 export class SseHub {
   private readonly clients = new Map<string, Set<Client>>();
+  /** Which of these drafts still exist (null: the store could not answer, so no stream ends). */
+  private readonly existing: ((draftIds: string[]) => Promise<Set<string> | null>) | null;
   /** Bytes a client may leave unread (live frames, held frames and the backlog alike). */
   static readonly MAX_BUFFER = 4 * 1024 * 1024;
   private recheck: NodeJS.Timeout | null = null;
+
+  constructor(o: { existing?: (draftIds: string[]) => Promise<Set<string> | null> } = {}) {
+    this.existing = o.existing ?? null;
+  }
 
   get count(): number {
     let n = 0;
@@ -122,8 +128,17 @@ export class SseHub {
     this.recheck.unref();
   }
 
-  /** Ends every stream whose principal is no longer valid, with an error event first. */
+  /** Ends every stream of a deleted draft, or whose principal is no longer valid, with an error event first. */
   private async revalidate(): Promise<void> {
+    const existing = this.existing && this.clients.size > 0 ? await this.existing([...this.clients.keys()]) : null;
+    if (existing) {
+      for (const [draftId, set] of [...this.clients]) {
+        if (existing.has(draftId)) continue;
+        this.clients.delete(draftId);
+        const ev = { type: 'RUN_ERROR', message: `The draft "${draftId}" was deleted.`, code: 'NOT_FOUND' };
+        for (const c of set) c.res.end(`event: RUN_ERROR\ndata: ${JSON.stringify(ev)}\n\n`);
+      }
+    }
     for (const set of [...this.clients.values()]) {
       for (const c of [...set]) {
         if (!c.stillValid || (await c.stillValid())) continue;
