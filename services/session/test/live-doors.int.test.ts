@@ -26,6 +26,22 @@ const until = async (f: () => boolean | Promise<boolean>, what: string, ms = 800
   }
 };
 
+/** A draft's SSE stream read into `text` as it arrives; `ended` resolves when the server ends it. */
+async function openStream(url: string, draftId: string, token: string): Promise<{ text: string; ended: Promise<void>; abort(): void }> {
+  const ctrl = new AbortController();
+  const res = await fetch(`${url}/v1/drafts/${draftId}/stream`, { headers: { authorization: `Bearer ${token}` }, signal: ctrl.signal });
+  const out = { text: '', ended: Promise.resolve(), abort: () => ctrl.abort() };
+  out.ended = (async () => {
+    const reader = res.body!.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      out.text += Buffer.from(value).toString();
+    }
+  })();
+  return out;
+}
+
 describe('live doors against hostile clients', () => {
   let s: TestSession;
   beforeAll(async () => {
@@ -58,28 +74,18 @@ describe('live doors against hostile clients', () => {
 
   it('a revoked token stops being served within 2 s: the SSE stream ends with RUN_ERROR, the socket closes with 4401', async () => {
     const minted = await s.admin.mintToken({ actor: { id: 'soon-revoked', kind: 'human' }, scopes: { live: ['write'] } });
-    const ctrl = new AbortController();
-    const res = await fetch(`${s.url}/v1/drafts/live/stream`, { headers: { authorization: `Bearer ${minted.token}` }, signal: ctrl.signal });
-    let text = '';
-    const reading = (async () => {
-      const reader = res.body!.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return;
-        text += Buffer.from(value).toString();
-      }
-    })();
+    const stream = await openStream(s.url, 'live', minted.token);
     const peer = await plainClient(s.url, 'live', minted.token);
     // Peers on other tokens, re-checked in the same batch, keep being served.
     const others = await Promise.all(['stays-1', 'stays-2'].map(async (id) => plainClient(s.url, 'live', (await s.as(id, { live: ['write'] })).token)));
-    await until(() => text.includes('STATE_SNAPSHOT'), 'the snapshot');
+    await until(() => stream.text.includes('STATE_SNAPSHOT'), 'the snapshot');
     const t0 = Date.now();
     const del = await fetch(`${s.url}/v1/tokens/${minted.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${ADMIN}` } });
     expect(del.status).toBe(200);
-    await until(() => text.includes('RUN_ERROR') && peer.closes.includes(4401), 'the stream and the socket to end', 5000);
+    await until(() => stream.text.includes('RUN_ERROR') && peer.closes.includes(4401), 'the stream and the socket to end', 5000);
     expect(Date.now() - t0).toBeLessThan(2600);
-    expect(text).toContain('"code":"UNAUTHORIZED"');
-    await reading;
+    expect(stream.text).toContain('"code":"UNAUTHORIZED"');
+    await stream.ended;
     // Nothing more is committed through the closed socket.
     const v = (await s.admin.getDraft('live')).version;
     peer.doc.getMap('meta').set('title', 'from a revoked token');
@@ -90,34 +96,24 @@ describe('live doors against hostile clients', () => {
     await until(async () => (await s.admin.getDraft('live')).draft.title === 'from a live token', 'a live token still writes');
     for (const o of others) o.close();
     peer.close();
-    ctrl.abort();
+    stream.abort();
   });
 
   it('a deleted draft stops being served within 2 s: its sockets close with 4404, its SSE streams end with RUN_ERROR NOT_FOUND; the id created again starts empty', async () => {
     await s.admin.createDraft('doomed', 'Doomed');
     await s.admin.submit('doomed', { opId: 'doomed-seed', ops: addSectionOps('hero') });
     const w = await s.as('doomed-writer', { doomed: ['write'] });
-    const ctrl = new AbortController();
-    const res = await fetch(`${s.url}/v1/drafts/doomed/stream`, { headers: { authorization: `Bearer ${w.token}` }, signal: ctrl.signal });
-    let text = '';
-    const reading = (async () => {
-      const reader = res.body!.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return;
-        text += Buffer.from(value).toString();
-      }
-    })();
+    const stream = await openStream(s.url, 'doomed', w.token);
     const peer = await plainClient(s.url, 'doomed', w.token);
     const bystander = await plainClient(s.url, 'live', (await s.as('bystander', { live: ['write'] })).token);
-    await until(() => text.includes('STATE_SNAPSHOT'), 'the snapshot');
+    await until(() => stream.text.includes('STATE_SNAPSHOT'), 'the snapshot');
     const t0 = Date.now();
     const del = await fetch(`${s.url}/v1/drafts/doomed`, { method: 'DELETE', headers: { authorization: `Bearer ${ADMIN}` } });
     expect(del.status).toBe(200);
-    await until(() => text.includes('RUN_ERROR') && peer.closes.includes(4404), 'the stream and the socket to end', 5000);
+    await until(() => stream.text.includes('RUN_ERROR') && peer.closes.includes(4404), 'the stream and the socket to end', 5000);
     expect(Date.now() - t0).toBeLessThan(2600);
-    expect(text).toContain('"code":"NOT_FOUND"');
-    await reading;
+    expect(stream.text).toContain('"code":"NOT_FOUND"');
+    await stream.ended;
     expect(bystander.closes).toEqual([]); // other drafts' peers are untouched
     // Created again: from empty, and a new peer sees none of the old content.
     await s.admin.createDraft('doomed', 'Doomed again');
@@ -129,7 +125,7 @@ describe('live doors against hostile clients', () => {
     again.close();
     peer.close();
     bystander.close();
-    ctrl.abort();
+    stream.abort();
   });
 
   it('a socket that never authenticates is closed after the deadline', async () => {
