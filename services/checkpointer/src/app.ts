@@ -1,7 +1,7 @@
 // The checkpoint worker (ARCHITECTURE.md "Turns compact into snapshots"): follows every draft on
 // the bus and writes a snapshot after `quietMs` of quiet (at most one per `quietGapMs` in a row),
-// every `everyOps` ops, and at each RUN_FINISHED. Snapshots are derived data: writes are idempotent (ON CONFLICT DO NOTHING in the
-// store), never below the latest, and a restart catches up from the log.
+// every `everyOps` ops, and at each RUN_FINISHED. Snapshots are derived data: writes are idempotent
+// (ON CONFLICT DO NOTHING in the store), never below the latest, and a restart catches up from the log.
 import type { EventStore } from '@weft/store';
 import type { Bus, BusMessage, Subscription } from '@weft/bus';
 import type { Json } from '@weft/core';
