@@ -6,7 +6,7 @@ import WebSocket from 'ws';
 import * as Y from 'yjs';
 import * as awarenessProtocol from 'y-protocols/awareness';
 import * as encoding from 'lib0/encoding';
-import { WeftError, WeftHttpClient } from '@weft/client';
+import { WeftError, WeftHttpClient, WeftPeer } from '@weft/client';
 import { Lineage, yDocToDraft } from '@weft/ydoc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collabExtension } from '../src/collab/collab.ts';
@@ -105,6 +105,7 @@ describe('live doors against hostile clients', () => {
     const w = await s.as('doomed-writer', { doomed: ['write'] });
     const stream = await openStream(s.url, 'doomed', w.token);
     const peer = await plainClient(s.url, 'doomed', w.token);
+    const sdk = await WeftPeer.join({ url: s.url, draftId: 'doomed', token: w.token, WebSocket });
     const bystander = await plainClient(s.url, 'live', (await s.as('bystander', { live: ['write'] })).token);
     await until(() => stream.text.includes('STATE_SNAPSHOT'), 'the snapshot');
     const t0 = Date.now();
@@ -115,6 +116,14 @@ describe('live doors against hostile clients', () => {
     expect(stream.text).toContain('"code":"NOT_FOUND"');
     await stream.ended;
     expect(bystander.closes).toEqual([]); // other drafts' peers are untouched
+    // The SDK's peer is ended for good, not left reconnecting: it says why, and a submit fails at once.
+    await until(() => sdk.ended !== null, 'the SDK peer to end');
+    expect(sdk.ended).toEqual({ code: 'NOT_FOUND', closeCode: 4404 });
+    await expect(sdk.submit([{ op: 'replace', path: '/title', value: 'too late' }])).rejects.toThrow(/^NOT_FOUND/);
+    // Joining the deleted draft is refused as quickly.
+    const j0 = Date.now();
+    await expect(WeftPeer.join({ url: s.url, draftId: 'doomed', token: w.token, WebSocket, timeoutMs: 10_000 })).rejects.toThrow(/NOT_FOUND|authentication failed/);
+    expect(Date.now() - j0).toBeLessThan(3000);
     // Created again: from empty, and a new peer sees none of the old content.
     await s.admin.createDraft('doomed', 'Doomed again');
     const again = await plainClient(s.url, 'doomed', w.token);

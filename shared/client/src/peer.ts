@@ -34,6 +34,8 @@ export interface JoinOptions {
 const EPOCH_CHANGED = 4409;
 /** Closes after which another node may serve: abnormal drop, going away, the server's 4500. */
 const DROPPED = new Set([1001, 1006, 4500]);
+/** Closes after which no retry can help: the token (revoked, expired, without the draft) or the draft (deleted) is gone. */
+const FINAL = new Map<number, 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND'>([[4401, 'UNAUTHORIZED'], [4403, 'FORBIDDEN'], [4404, 'NOT_FOUND']]);
 
 /**
  * Works in Node and in the browser (the Build view's editor bundles it).
@@ -63,7 +65,14 @@ export class WeftPeer {
   /** The socket dropped since the last sync: waiting submits go out again on the next one. */
   private resendOnSync = false;
   /** Submits without an answer yet: opId → the message sent and its resolver. */
-  private readonly waiting = new Map<string, { msg: string; answer: (m: ResultMessage) => void }>();
+  private readonly waiting = new Map<string, { msg: string; answer: (m: ResultMessage) => void; fail: (e: Error) => void }>();
+  /**
+   * Why the server ended this peer for good (4401 a revoked or expired token, 4403, 4404 a deleted
+   * draft), or null. The peer is then closed: it does not reconnect, and submits reject.
+   */
+  ended: { code: 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND'; closeCode: number } | null = null;
+  /** join() waiting for the first sync: told if the peer is ended before it. */
+  private onEnd: ((e: NonNullable<WeftPeer['ended']>) => void) | null = null;
   private readonly refusalListeners: ((m: YjsRefusalMessage) => void)[] = [];
   private readonly reloadListeners: ((doc: Y.Doc) => void)[] = [];
   private presence: PeerPresence | null = null;
@@ -100,9 +109,15 @@ export class WeftPeer {
         clearTimeout(t);
         reject(new Error(`authentication failed: ${reason}`));
       });
+      // Refused for good while joining (no such draft, a token without it): no point waiting.
+      peer.onEnd = (e) => {
+        clearTimeout(t);
+        reject(new Error(`${e.code}: ${o.draftId} cannot be joined (close ${e.closeCode})`));
+      };
     });
     provider.attach();
     await synced;
+    peer.onEnd = null;
     if (o.presence) peer.setPresence(o.presence);
     return peer;
   }
@@ -133,6 +148,11 @@ export class WeftPeer {
   private listen(socket: HocuspocusProviderWebsocket): HocuspocusProviderWebsocket {
     socket.on('close', ({ event }: { event: { code?: number } }) => {
       if (socket !== this.socket || this.closed) return;
+      const final = event?.code === undefined ? undefined : FINAL.get(event.code);
+      if (final) {
+        this.end(final, event.code!);
+        return;
+      }
       this.resendOnSync = true;
       if (event?.code === EPOCH_CHANGED) this.reload();
       else if (this.urls > 1 && (event?.code === undefined || DROPPED.has(event.code))) this.failover();
@@ -195,6 +215,10 @@ export class WeftPeer {
     const opId = opts.opId ?? `op-${globalThis.crypto.randomUUID()}`;
     const msg = { type: 'submit', opId, ops, ...(opts.baseVersion === undefined ? {} : { baseVersion: opts.baseVersion }), ...(opts.turnId ? { turnId: opts.turnId } : {}) };
     return new Promise<ResultMessage>((resolve, reject) => {
+      if (this.ended) {
+        reject(new Error(`${this.ended.code}: the server ended this peer (close ${this.ended.closeCode})`));
+        return;
+      }
       const t = setTimeout(() => {
         this.waiting.delete(opId);
         reject(new Error(`no answer for ${opId}; retry with the same opId`));
@@ -204,6 +228,10 @@ export class WeftPeer {
         this.waiting.delete(opId);
         clearTimeout(t);
         resolve(m);
+      }, fail: (e) => {
+        this.waiting.delete(opId);
+        clearTimeout(t);
+        reject(e);
       } });
       this.provider.sendStateless(text);
     });
@@ -240,6 +268,14 @@ export class WeftPeer {
   async flushed(timeoutMs = 5000): Promise<void> {
     const t0 = Date.now();
     while (this.provider.hasUnsyncedChanges && Date.now() - t0 < timeoutMs) await new Promise((r) => setTimeout(r, 5));
+  }
+
+  /** The server ended this peer for good: close it, and fail what waits for an answer. */
+  private end(code: 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND', closeCode: number): void {
+    this.ended = { code, closeCode };
+    this.onEnd?.(this.ended);
+    for (const w of [...this.waiting.values()]) w.fail(new Error(`${code}: the server ended this peer (close ${closeCode}); this op's outcome is unknown`));
+    this.close();
   }
 
   close(): void {
