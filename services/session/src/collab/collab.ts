@@ -38,7 +38,7 @@ interface ConnContext { principal: Principal; socketId: string; token: string }
 interface SocketState { authed: boolean; deadline: NodeJS.Timeout | null }
 interface SocketContext { socket?: SocketState }
 
-/** A socket that has not authenticated a document by then is closed (4401). */
+/** A socket that has not authenticated a document by then is closed (4408, a timeout: clients may retry). */
 const AUTH_DEADLINE_MS = 10_000;
 /** How often open connections re-check their token (with Auth's 1 s cache: revocation seen within 2 s). */
 const RECHECK_MS = 1000;
@@ -72,7 +72,7 @@ export interface CollabOptions {
   compactRatio?: number;
   /** …after this long without a commit on the draft (peers reload; best done when nobody types). */
   compactQuietMs?: number;
-  /** A socket that has not authenticated a document by then is closed with 4401 (default 10 s). */
+  /** A socket that has not authenticated a document by then is closed with 4408 (default 10 s). */
   authDeadlineMs?: number;
   /** A draft with peers and no step for this long lets its lineage doc go until the next step (default 2 s; null: never). */
   releaseLineageAfterMs?: number | null;
@@ -131,8 +131,11 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
         // or repair that follows it in the same turn); with `false`, viewers in the collaboration
         // simulation saw such intermediate states (missing_child).
         async onAuthenticate({ token, documentName, connectionConfig, context }) {
-          const principal = await ctx.auth.fromToken(token).catch(() => {
-            throw new CloseError(CloseCode.UNAUTHORIZED, 'UNAUTHORIZED');
+          // 4401 only for a token that is not valid: a store that cannot answer is 4500, which
+          // clients retry (the SDK ends a peer for good on 4401).
+          const principal = await ctx.auth.fromToken(token).catch((e: unknown) => {
+            if (e instanceof WeftError && e.code === 'UNAUTHORIZED') throw new CloseError(CloseCode.UNAUTHORIZED, 'UNAUTHORIZED');
+            throw new CloseError(CloseCode.INTERNAL, 'UNAVAILABLE');
           });
           if (!can(principal, documentName, 'read')) throw new CloseError(CloseCode.NOT_FOUND, 'NOT_FOUND');
           connectionConfig.readOnly = !can(principal, documentName, 'write');
@@ -206,7 +209,7 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
           corkPerTurn(ws);
           const state: SocketState = { authed: false, deadline: null };
           // A socket that never authenticates would hold a connection for ever.
-          state.deadline = setTimeout(() => { if (!state.authed) ws.close(CloseCode.UNAUTHORIZED, 'UNAUTHORIZED'); }, opts.authDeadlineMs ?? AUTH_DEADLINE_MS);
+          state.deadline = setTimeout(() => { if (!state.authed) ws.close(CloseCode.TIMEOUT, 'TIMEOUT'); }, opts.authDeadlineMs ?? AUTH_DEADLINE_MS);
           state.deadline.unref();
           ws.on('close', () => stopDeadline(state));
           if (ctx.ownership && !forwarded) {
