@@ -185,6 +185,33 @@ describe('several session nodes on one Postgres and one nats-server', () => {
     b.close();
   }, 60_000);
 
+  it('a draft deleted through one node stops being served on all of them within 2 s: peers on the others end with 4404, a stream on another ends with NOT_FOUND', async () => {
+    const id = 'deleted-everywhere';
+    await seedDraft(client(0), id);
+    const peers = await Promise.all([0, 1].map((i) => WeftPeer.join({ url: nodes[i]!.url, draftId: id, token: ADMIN })));
+    const ctrl = new AbortController();
+    const res = await fetch(`${nodes[1]!.url}/v1/drafts/${id}/stream`, { headers: { authorization: `Bearer ${ADMIN}` }, signal: ctrl.signal });
+    let text = '';
+    const ended = (async () => {
+      const reader = res.body!.getReader();
+      for (;;) {
+        const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+        if (done) return;
+        text += Buffer.from(value!).toString();
+      }
+    })();
+    await until(() => text.includes('STATE_SNAPSHOT'), 5000, 'the stream to start');
+    const t0 = Date.now();
+    const del = await fetch(`${nodes[2]!.url}/v1/drafts/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${ADMIN}` } });
+    expect(del.status).toBe(200);
+    await until(() => peers.every((p) => p.ended !== null) && text.includes('"code":"NOT_FOUND"'), 5000, 'every peer and the stream to end');
+    console.log(`[cluster] deleted through node 2: peers on nodes 0 and 1 and a stream on node 1 ended within ${Date.now() - t0} ms`);
+    expect(Date.now() - t0).toBeLessThan(2600);
+    for (const p of peers) expect(p.ended).toEqual({ code: 'NOT_FOUND', closeCode: 4404 });
+    await ended;
+    ctrl.abort();
+  }, 60_000);
+
   it('one socket carries two drafts owned by two other nodes (a shared HocuspocusProviderWebsocket): both sync, edits and presence cross', async () => {
     // "peers" is owned where the previous test seeded it (node 0); "twin" is seeded through node 1.
     await seedDraft(client(1), 'twin');

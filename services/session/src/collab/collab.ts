@@ -114,14 +114,19 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
         return dd;
       });
       ctx.rooms.keepWhile((id) => docs.get(id)?.live != null);
-      // Several nodes: a draft whose lease moved away takes its peers with it — they reconnect
-      // (4500: the provider retries) and are relayed to the new owner.
-      ctx.ownership?.onLost((id) => {
+      /** Closes a draft's peers on this node and lets its lineage go (a later room starts afresh). */
+      const letGo = (id: string, code: CloseCode, reason: string): void => {
         const doc = hocuspocus?.documents.get(id);
-        if (doc) for (const conn of doc.getConnections()) closeSocket(conn, CloseCode.INTERNAL, 'UNAVAILABLE');
+        if (doc) for (const conn of doc.getConnections()) closeSocket(conn, code, reason);
         docs.get(id)?.retire();
         docs.delete(id);
-      });
+      };
+      // Several nodes: a draft whose lease moved away takes its peers with it — they reconnect
+      // (4500: the provider retries) and are relayed to the new owner.
+      ctx.ownership?.onLost((id) => letGo(id, CloseCode.INTERNAL, 'UNAVAILABLE'));
+      // Deleted here: its peers go at once (other nodes' within the second, by the re-check), and
+      // its lineage with them, or a draft created again under the id would adopt the old live doc.
+      ctx.rooms.onForgotten((id) => letGo(id, CloseCode.NOT_FOUND, 'NOT_FOUND'));
       hocuspocus = new Hocuspocus({
         quiet: true,
         debounce: 0,
@@ -173,7 +178,11 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
               // A peer still on an older epoch (or on a document instance from before it) must
               // reload: syncing it would merge two lineages (duplicated content).
               const dd = docs.get(documentName);
-              if (dd && (document !== dd.live || isStaleEpoch(Y.decodeStateVector(payload).keys(), dd.room.epoch))) throw new CloseError(CloseCode.CONFLICT, 'DOC_EPOCH_CHANGED');
+              // No lineage for the document: it is one let go (the draft deleted, the lease moved)
+              // that Hocuspocus has not unloaded yet. Syncing it would hand out content that is
+              // gone; 4500 makes the client retry, onto a document loaded afresh.
+              if (!dd) throw new CloseError(CloseCode.INTERNAL, 'UNAVAILABLE');
+              if (document !== dd.live || isStaleEpoch(Y.decodeStateVector(payload).keys(), dd.room.epoch)) throw new CloseError(CloseCode.CONFLICT, 'DOC_EPOCH_CHANGED');
               return;
             }
             if ((type !== SYNC_STEP_2 && type !== SYNC_UPDATE) || connection.readOnly) return;

@@ -40,6 +40,12 @@ export class RoomManager {
     for (const f of this.closed) f(draftId);
   }
 
+  private readonly forgotten: ((draftId: string) => void)[] = [];
+  /** Called for each deleted draft (forget), before the listeners of onClosed. */
+  onForgotten(f: (draftId: string) => void): void {
+    this.forgotten.push(f);
+  }
+
   /** Called for each room as it opens (at its committed version). */
   onLoaded(f: (room: Room) => void): void {
     this.loaded.push(f);
@@ -123,6 +129,7 @@ export class RoomManager {
    * UNAVAILABLE and retry into NOT_FOUND), and the next get() finds no draft.
    */
   forget(draftId: string): void {
+    for (const f of this.forgotten) f(draftId);
     const room = this.rooms.get(draftId);
     if (this.rooms.delete(draftId)) this.let(draftId);
     room?.retire({ code: 'NOT_FOUND', message: `Draft "${draftId}" was deleted.` });
