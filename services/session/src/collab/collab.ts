@@ -297,8 +297,9 @@ async function recheckConnections(ctx: Ctx, h: Hocuspocus | null): Promise<void>
       closeSocket(conn, CloseCode.NOT_FOUND, 'NOT_FOUND');
       continue;
     }
-    const p = principals ? principals.get(token) ?? null : undefined;
-    if (p === undefined || (p && can(p, draftId, 'read'))) continue;
+    if (!principals) continue;
+    const p = principals.get(token) ?? null;
+    if (p && can(p, draftId, 'read')) continue;
     ctx.metrics.revokedClosed.inc({ door: 'collab' });
     closeSocket(conn, CloseCode.UNAUTHORIZED, 'UNAUTHORIZED');
   }

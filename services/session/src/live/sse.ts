@@ -135,18 +135,21 @@ export class SseHub {
       for (const [draftId, set] of [...this.clients]) {
         if (existing.has(draftId)) continue;
         this.clients.delete(draftId);
-        const ev = { type: 'RUN_ERROR', message: `The draft "${draftId}" was deleted.`, code: 'NOT_FOUND' };
-        for (const c of set) c.res.end(`event: RUN_ERROR\ndata: ${JSON.stringify(ev)}\n\n`);
+        for (const c of set) endWithError(c.res, 'NOT_FOUND', `The draft "${draftId}" was deleted.`);
       }
     }
     for (const set of [...this.clients.values()]) {
       for (const c of [...set]) {
         if (!c.stillValid || (await c.stillValid())) continue;
-        const ev = { type: 'RUN_ERROR', message: 'The token was revoked or has expired; reconnect with a valid token.', code: 'UNAUTHORIZED' };
-        c.res.end(`event: RUN_ERROR\ndata: ${JSON.stringify(ev)}\n\n`);
+        endWithError(c.res, 'UNAUTHORIZED', 'The token was revoked or has expired; reconnect with a valid token.');
       }
     }
   }
+}
+
+/** Ends a stream with a RUN_ERROR saying why, so its client does not reconnect as after a drop. */
+function endWithError(res: ServerResponse, code: string, message: string): void {
+  res.end(formatEvents(null, [{ type: 'RUN_ERROR', code, message }]));
 }
 
 export function formatEvents(version: number | null, events: AgUiEvent[]): string {
