@@ -1,6 +1,7 @@
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import * as Y from 'yjs';
 import type { Draft, Op } from '@weft/core';
+import { CloseCode } from '@weft/protocol';
 import type { Downstream, ResultMessage, YjsRefusalMessage } from '@weft/protocol';
 import { applyOpsToYDoc, yDocToDraft } from '@weft/ydoc';
 
@@ -31,11 +32,13 @@ export interface JoinOptions {
 }
 
 /** The close code of DOC_EPOCH_CHANGED (docs/errors.md): the server compacted the doc. */
-const EPOCH_CHANGED = 4409;
+const EPOCH_CHANGED: number = CloseCode.CONFLICT;
 /** Closes after which another node may serve: abnormal drop, going away, the server's 4500. */
-const DROPPED = new Set([1001, 1006, 4500]);
-/** Closes after which no retry can help: the token (revoked, expired, without the draft) or the draft (deleted) is gone. */
-const FINAL = new Map<number, 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND'>([[4401, 'UNAUTHORIZED'], [4403, 'FORBIDDEN'], [4404, 'NOT_FOUND']]);
+const DROPPED = new Set<number>([1001, 1006, CloseCode.INTERNAL]);
+/** Why the server ended a peer for good: the token (revoked, expired, without the draft) or the draft (deleted) is gone. */
+type EndCode = 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND';
+/** Closes after which no retry can help. */
+const FINAL = new Map<number, EndCode>([[CloseCode.UNAUTHORIZED, 'UNAUTHORIZED'], [CloseCode.FORBIDDEN, 'FORBIDDEN'], [CloseCode.NOT_FOUND, 'NOT_FOUND']]);
 
 /**
  * Works in Node and in the browser (the Build view's editor bundles it).
@@ -70,7 +73,7 @@ export class WeftPeer {
    * Why the server ended this peer for good (4401 a revoked or expired token, 4403, 4404 a deleted
    * draft), or null. The peer is then closed: it does not reconnect, and submits reject.
    */
-  ended: { code: 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND'; closeCode: number } | null = null;
+  ended: { code: EndCode; closeCode: number } | null = null;
   /** join() waiting for the first sync: told if the peer is ended before it. */
   private onEnd: ((e: NonNullable<WeftPeer['ended']>) => void) | null = null;
   private readonly refusalListeners: ((m: YjsRefusalMessage) => void)[] = [];
@@ -271,7 +274,7 @@ export class WeftPeer {
   }
 
   /** The server ended this peer for good: close it, and fail what waits for an answer. */
-  private end(code: 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND', closeCode: number): void {
+  private end(code: EndCode, closeCode: number): void {
     this.ended = { code, closeCode };
     this.onEnd?.(this.ended);
     for (const w of [...this.waiting.values()]) w.fail(new Error(`${code}: the server ended this peer (close ${closeCode}); this op's outcome is unknown`));
