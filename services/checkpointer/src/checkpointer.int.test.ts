@@ -87,7 +87,7 @@ describe('checkpointer on Postgres + NATS', () => {
   });
 
   it('an editor pausing between single edits gets one quiet snapshot per gap, not one per edit; the last edit is still snapshotted', async () => {
-    const { ck } = await start({ quietMs: 100, quietGapMs: 2000, everyOps: 1000, headCheckMs: 60_000 });
+    const { ck } = await start({ quietMs: 100, quietGapMs: 4000, everyOps: 1000, headCheckMs: 60_000 });
     const w = await createWriter(store, pub);
     await w.edits(1);
     await until(() => of(ck, w.draftId).length === 1, 'first quiet snapshot');
@@ -98,10 +98,10 @@ describe('checkpointer on Postgres + NATS', () => {
       await w.edits(1);
     }
     await new Promise((r) => setTimeout(r, 300));
-    expect(performance.now() - first).toBeLessThan(2000); // still inside the gap: nothing more written
+    expect(performance.now() - first).toBeLessThan(4000); // still inside the gap (a margin for a slow machine): nothing more written
     expect(of(ck, w.draftId).map((r) => [r.version, r.reason])).toEqual([[1, 'quiet']]);
     await until(() => of(ck, w.draftId).length === 2, 'the quiet snapshot once the gap has passed');
-    expect(performance.now() - first).toBeGreaterThanOrEqual(1900);
+    expect(performance.now() - first).toBeGreaterThanOrEqual(3900);
     expect(of(ck, w.draftId).map((r) => [r.version, r.reason])).toEqual([[1, 'quiet'], [6, 'quiet']]);
     await expectConsistent(w.draftId, w.history);
   });
