@@ -208,6 +208,15 @@ describe('several session nodes on one Postgres and one nats-server', () => {
     console.log(`[cluster] deleted through node 2: peers on nodes 0 and 1 and a stream on node 1 ended within ${Date.now() - t0} ms`);
     expect(Date.now() - t0).toBeLessThan(2600);
     for (const p of peers) expect(p.ended).toEqual({ code: 'NOT_FOUND', closeCode: 4404 });
+    // Reads too: no node answers from what it kept of the draft (an owner's room, a follower's view).
+    const status = (i: number): Promise<number> => fetch(`${nodes[i]!.url}/v1/drafts/${id}`, { headers: { authorization: `Bearer ${ADMIN}` } }).then((r) => r.status);
+    let reads: number[] = [];
+    for (let i = 0; i < 50 && !(reads.length === 3 && reads.every((st) => st === 404)); i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 100));
+      reads = await Promise.all([0, 1, 2].map(status));
+    }
+    expect(reads).toEqual([404, 404, 404]);
+    expect(Date.now() - t0).toBeLessThan(3500);
     await ended;
     ctrl.abort();
   }, 60_000);

@@ -22,6 +22,8 @@ export interface DraftFollowerDeps {
    * all of them).
    */
   headVersions?(draftIds: readonly string[]): Promise<ReadonlyMap<string, number>>;
+  /** A followed draft the head check no longer finds (deleted): it is no longer followed. */
+  onGone?(draftId: string): void;
   /** Where to start for a draft seen for the first time (e.g. its snapshot version); default 0. */
   startVersion?(draftId: string): number | Promise<number>;
   onError?(err: unknown, draftId: string): void;
@@ -78,7 +80,14 @@ export class DraftFollower {
       this.report(e, ids[0]!);
       return;
     }
-    await Promise.all(ids.filter((id) => (heads.get(id) ?? 0) > (this.last.get(id) ?? 0)).map((id) => this.catchUp(id)));
+    for (const id of ids) {
+      if (heads.has(id)) continue;
+      // Deleted: forget where it was, or the same id created again would have its first versions
+      // taken for duplicates.
+      this.last.delete(id);
+      this.deps.onGone?.(id);
+    }
+    await Promise.all(ids.filter((id) => heads.has(id) && heads.get(id)! > (this.last.get(id) ?? 0)).map((id) => this.catchUp(id)));
   }
 
   /** Runs checkHeads every `ms`; returns stop. */

@@ -114,6 +114,8 @@ export class Followers {
       refill: async (draftId, after) => (await deps.store.readSteps(draftId, { after, limit: 1000 }))
         .map((s) => ({ version: s.version, events: stepEvents({ ...s, createdAt: s.createdAt.getTime() }) })),
       headVersions: (ids) => deps.store.headVersions(ids),
+      // Deleted through another node: this node's view of it must not go on answering reads.
+      onGone: (draftId) => this.drop(draftId),
       handle: (draftId, v) => {
         const o = this.open.get(draftId);
         if (!o) return;
