@@ -76,6 +76,8 @@ export class WeftPeer {
   ended: { code: EndCode; closeCode: number } | null = null;
   /** join() waiting for the first sync: told if the peer is ended before it. */
   private onEnd: ((e: NonNullable<WeftPeer['ended']>) => void) | null = null;
+  /** join() waiting for the first sync: told when a failover gave the peer a new provider. */
+  private onFailover: (() => void) | null = null;
   private readonly refusalListeners: ((m: YjsRefusalMessage) => void)[] = [];
   private readonly reloadListeners: ((doc: Y.Doc) => void)[] = [];
   private presence: PeerPresence | null = null;
@@ -96,7 +98,10 @@ export class WeftPeer {
     if (urls.length === 0) throw new TypeError('WeftPeer.join needs at least one url');
     const wsUrl = urls[0]!;
     // Node 20 has no global WebSocket: pass ws (PLATFORM.md); small delays so reconnects are quick.
-    const WS = o.WebSocket ?? (globalThis as { WebSocket?: unknown }).WebSocket ?? quietWs((await import('ws')).default);
+    // A ws class passed in (Node) gets the same error listener as the default: a failover while its
+    // socket is still connecting otherwise crashed the caller's process (an unhandled 'error').
+    const given = o.WebSocket as (new (...args: any[]) => { on(event: 'error', fn: () => void): unknown }) | undefined;
+    const WS = given ? (typeof given.prototype?.on === 'function' ? quietWs(given) : given) : (globalThis as { WebSocket?: unknown }).WebSocket ?? quietWs((await import('ws')).default);
     const peer = new WeftPeer(o.draftId, o.token, urls, (url) => new HocuspocusProviderWebsocket({ url, WebSocketPolyfill: WS as never, delay: 50, minDelay: 50, maxDelay: 1000 } as never));
     const provider = peer.provider;
     const synced = new Promise<void>((resolve, reject) => {
@@ -106,8 +111,12 @@ export class WeftPeer {
         resolve();
       };
       provider.on('synced', ({ state }: { state: boolean }) => state && done());
-      // An epoch change during the first sync: the reloaded provider finishes the join.
-      peer.onReload(() => peer.provider.on('synced', ({ state }: { state: boolean }) => state && done()));
+      // An epoch change or a failover during the first sync: the new provider finishes the join
+      // (without it, a join through a node that failed waited out its whole timeout although the
+      // next node had synced it).
+      const rebind = (): void => { peer.provider.on('synced', ({ state }: { state: boolean }) => state && done()); };
+      peer.onReload(rebind);
+      peer.onFailover = rebind;
       provider.on('authenticationFailed', ({ reason }: { reason: string }) => {
         clearTimeout(t);
         reject(new Error(`authentication failed: ${reason}`));
@@ -119,8 +128,15 @@ export class WeftPeer {
       };
     });
     provider.attach();
-    await synced;
-    peer.onEnd = null;
+    try {
+      await synced;
+    } catch (e) {
+      peer.close(); // a failed join leaves nothing reconnecting behind it
+      throw e;
+    } finally {
+      peer.onEnd = null;
+      peer.onFailover = null;
+    }
     if (o.presence) peer.setPresence(o.presence);
     return peer;
   }
@@ -177,6 +193,7 @@ export class WeftPeer {
       if (socket !== this.socket || this.closed) return;
       this.urlIndex++;
       this.reconnect(this.doc);
+      this.onFailover?.();
     }, delay).unref?.();
   }
 
