@@ -1,11 +1,12 @@
 import type { Draft } from '@weft/core';
+import type { DraftMeta } from '@weft/store';
 import { loadDraft } from '@weft/store';
 import type { Ctx } from '../context.ts';
 import type { Room } from '../rooms/room.ts';
 import type { DraftView } from '../cluster/followers.ts';
 import { NotOwner } from '../rooms/room-manager.ts';
 import { WeftError } from './errors.ts';
-import { requireScope } from './principal.ts';
+import { can, requireScope } from './principal.ts';
 import type { Principal } from './principal.ts';
 
 export async function mustRoom(ctx: Ctx, id: string): Promise<Room> {
@@ -60,4 +61,28 @@ export async function readDraft(ctx: Ctx, p: Principal, id: string, version?: nu
   if (!(await waitFor(view, version))) throw new WeftError('NOT_FOUND', `Version ${version} does not exist yet; the head is ${view.committedVersion}.`);
   const at = await loadDraft(ctx.store, id, version);
   return { draft: at.draft, version: at.version, epoch: view.epoch };
+}
+
+/** Creates a draft (empty, or with its title as version 1); answers the version it is at. */
+export async function createDraft(ctx: Ctx, p: Principal, id: string, title: string): Promise<{ id: string; version: number }> {
+  if (!can(p, id, 'write')) throw new WeftError('FORBIDDEN', 'Creating a draft needs the "write" scope on it (or on "*").');
+  const r = await ctx.store.createDraft({ id, title, createdBy: p.actor.id });
+  if (!r.ok) throw new WeftError('VERSION_CONFLICT', `A draft "${id}" already exists.`, { currentVersion: (await ctx.store.getDraft(id))?.headVersion ?? 0 });
+  if (!title) return { id, version: 0 };
+  const room = await mustRoom(ctx, id);
+  const out = await room.submit({ opId: `create-title-${id}`, bodyHash: 'create', ops: [{ op: 'replace', path: '/title', value: title }], actor: p.actor });
+  return { id, version: out.ok ? out.value.version : 0 };
+}
+
+/** The drafts this principal may read, newest first. */
+export async function listDrafts(ctx: Ctx, p: Principal): Promise<DraftMeta[]> {
+  return (await ctx.store.listDrafts()).filter((d) => can(p, d.id, 'read'));
+}
+
+/** Deletes a draft with everything kept for it (admin); its peers and streams here end at once. */
+export async function deleteDraft(ctx: Ctx, p: Principal, id: string): Promise<void> {
+  if (!p.admin) throw new WeftError('FORBIDDEN', 'Only the admin token deletes drafts.');
+  // The room first: nothing more is appended from this node's mirror while the rows go.
+  ctx.rooms.forget(id);
+  if (!(await ctx.store.deleteDraft(id))) throw new WeftError('NOT_FOUND', `No draft "${id}".`);
 }

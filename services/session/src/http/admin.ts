@@ -1,5 +1,5 @@
 import type { Ctx } from '../context.ts';
-import { mustRoom } from '../commands/drafts.ts';
+import { deleteDraft, mustRoom } from '../commands/drafts.ts';
 import { WeftError } from '../commands/errors.ts';
 import { requireScope } from '../commands/principal.ts';
 import { sendJson } from './respond.ts';
@@ -35,12 +35,8 @@ export function registerAdmin(router: Router, ctx: Ctx): void {
   });
 
   router.on('DELETE', '/v1/drafts/:id', async ({ req, res, params }) => {
-    const p = await ctx.auth.fromHeader(req.headers.authorization);
-    if (!p.admin) throw new WeftError('FORBIDDEN', 'Only the admin token deletes drafts.');
     const id = params['id']!;
-    // The room first: nothing more is appended from this node's mirror while the rows go.
-    ctx.rooms.forget(id);
-    if (!(await ctx.store.deleteDraft(id))) throw new WeftError('NOT_FOUND', `No draft "${id}".`);
+    await deleteDraft(ctx, await ctx.auth.fromHeader(req.headers.authorization), id);
     sendJson(res, 200, { deleted: id });
   }, {
     summary: 'Delete a draft with its log, snapshots, sessions and turns (admin)', tags: ['drafts'], access: 'admin', params: { id: DRAFT_PARAM },

@@ -3,9 +3,9 @@ import jsonpatch from 'fast-json-patch';
 import type { VersionEntry } from '@weft/protocol';
 import type { Ctx } from '../context.ts';
 import { loadDraft } from '@weft/store';
-import { mustRoom, mustView, readDraft, waitFor } from '../commands/drafts.ts';
+import { createDraft, listDrafts, mustView, readDraft, waitFor } from '../commands/drafts.ts';
 import { WeftError } from '../commands/errors.ts';
-import { can, requireScope } from '../commands/principal.ts';
+import { requireScope } from '../commands/principal.ts';
 import { sendJson, sendJsonText } from './respond.ts';
 import type { Router } from './router.ts';
 import { z } from 'zod';
@@ -18,18 +18,7 @@ export function registerDrafts(router: Router, ctx: Ctx): void {
   router.on('POST', '/v1/drafts', async ({ req, res, body }) => {
     const p = await ctx.auth.fromHeader(req.headers.authorization);
     const b = await body();
-    const id = b.id ?? `d-${randomUUID().slice(0, 8)}`;
-    const title = b.title ?? '';
-    if (!can(p, id, 'write')) throw new WeftError('FORBIDDEN', 'Creating a draft needs the "write" scope on it (or on "*").');
-    const r = await ctx.store.createDraft({ id, title, createdBy: p.actor.id });
-    if (!r.ok) throw new WeftError('VERSION_CONFLICT', `A draft "${id}" already exists.`, { currentVersion: (await ctx.store.getDraft(id))?.headVersion ?? 0 });
-    let version = 0;
-    if (title) {
-      const room = await mustRoom(ctx, id);
-      const out = await room.submit({ opId: `create-title-${id}`, bodyHash: 'create', ops: [{ op: 'replace', path: '/title', value: title }], actor: p.actor });
-      if (out.ok) version = out.value.version;
-    }
-    sendJson(res, 201, { id, version });
+    sendJson(res, 201, await createDraft(ctx, p, b.id ?? `d-${randomUUID().slice(0, 8)}`, b.title ?? ''));
   }, {
     summary: 'Create a draft (empty, or with a title)', tags: ['drafts'], access: 'bearer', body: CreateDraftBody,
     errors: ['BAD_REQUEST', 'MALFORMED_JSON', 'FORBIDDEN', 'VERSION_CONFLICT', 'PAYLOAD_TOO_LARGE'], responses: {
@@ -39,8 +28,7 @@ export function registerDrafts(router: Router, ctx: Ctx): void {
 
   router.on('GET', '/v1/drafts', async ({ req, res }) => {
     const p = await ctx.auth.fromHeader(req.headers.authorization);
-    const all = await ctx.store.listDrafts();
-    sendJson(res, 200, { drafts: all.filter((d) => can(p, d.id, 'read')) });
+    sendJson(res, 200, { drafts: await listDrafts(ctx, p) });
   }, {
     summary: 'The drafts the token may read', tags: ['drafts'], access: 'bearer',
     responses: { 200: { description: 'Newest first.', schema: z.object({ drafts: z.array(DraftMeta) }) } },
