@@ -225,12 +225,19 @@ describe('the editor in the Build view', () => {
     const id = await newDraft();
     const alice = await openBuild(id, 'alice');
     const viewer = await openBuild(id, 'viewer');
+    await pick(alice, 'title');
+    const editing = '#wb-inspector input:not([disabled]), #wb-inspector select:not([disabled]), #wb-inspector textarea:not([disabled]), #wb-add, #wb-delete, #wb-add-section, #wb-move-to, #wb-outline .wb-row-tools';
+    expect(await alice.locator(editing).count()).toBeGreaterThan(0);
     const del = await fetch(`${v.url}/v1/drafts/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${ADMIN}` } });
     expect(del.status).toBe(200);
     for (const p of [alice, viewer]) {
       await p.waitForSelector('#wb-status.wb-gone:text-is("deleted")', { timeout: 2500 });
       expect(await p.locator('#wb-feed :text("was deleted.")').first().innerText({ timeout: 2000 })).toContain(`The draft "${id}" was deleted.`);
     }
+    // Its last state stays on screen with nothing left to edit it with.
+    expect(await alice.locator(editing).count()).toBe(0);
+    expect(await alice.locator('#wb-frame').isVisible()).toBe(true);
+    for (const b of ['#wb-undo', '#wb-redo', '#wb-chat-build', '#wb-chat-brief']) expect(await alice.locator(b).isDisabled(), b).toBe(true);
     await alice.waitForTimeout(2000); // the stream's reconnect would come after 1.5 s: none does
     expect(await alice.locator('#wb-status').innerText()).toBe('deleted');
     // The only failed requests are the reads the pages made of the draft as it went (a few, not a loop).

@@ -33,6 +33,9 @@
     deleted = true;
     if (streamAbort) streamAbort.abort();
     status('deleted', 'wb-gone');
+    canWrite = false;
+    $('wb-undo').disabled = true;
+    $('wb-redo').disabled = true;
     document.dispatchEvent(new CustomEvent('weft:gone'));
   }
   function status(text, cls) { var s = $('wb-status'); s.textContent = text; s.className = 'wb-status ' + (cls || ''); }
@@ -289,6 +292,7 @@
     FORBIDDEN: 'This token is read-only: it cannot undo or redo.',
   };
   function undoRedo(mode) {
+    if (deleted) return; // nothing to undo on a deleted draft
     if (!canWrite) { notice(CONFLICT.FORBIDDEN, 'bad'); return; }
     fetch(api + '/' + mode, { method: 'POST', headers: auth({ 'content-type': 'application/json' }), body: '{}' })
       .then(function (r) { return r.json().then(function (j) { return [r.ok, j]; }); })

@@ -57,6 +57,13 @@ export class BuildChat {
     this.render();
   }
 
+  /** The draft was deleted: no brief can be sent any more. */
+  gone(): void {
+    if (this.me) this.me = { ...this.me, write: false };
+    this.brief.disabled = true;
+    this.render();
+  }
+
   /** Puts the cursor in the brief box (the inspector's "Ask the agent about this"). */
   focus(): void {
     this.brief.focus();

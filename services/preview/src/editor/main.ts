@@ -82,7 +82,17 @@ registerDescribe();
 document.addEventListener('DOMContentLoaded', registerDescribe);
 document.addEventListener('weft:signed-out', () => { batch?.flush(); peer?.close(); peer = null; });
 // The draft was deleted: nothing left to edit or to reconnect to.
-document.addEventListener('weft:gone', () => { peer?.close(); peer = null; });
+document.addEventListener('weft:gone', () => {
+  // Its last state stays on screen, read-only: every edit control goes (they would write nowhere).
+  batch?.detach();
+  batch = null;
+  if (me) me = { ...me, write: false };
+  document.body.classList.add('wb-readonly');
+  render();
+  chat.gone();
+  peer?.close();
+  peer = null;
+});
 // Typing held for its pause is sent before the page goes away.
 window.addEventListener('pagehide', () => { batch?.flush(); });
 
