@@ -20,9 +20,17 @@ if (process.env.WEFT_SERVICES === (process.env.PROF_SERVICE ?? 'session')) {
       on = true;
       loop.enable();
       s.post('Profiler.enable', () => s.post('Profiler.setSamplingInterval', { interval: 500 }, () => s.post('Profiler.start')));
+      // PROF_HEAP=1: also where the window's allocations come from, the ones minor GC frees included.
+      if (process.env.PROF_HEAP === '1') s.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMinorGC: true, includeObjectsCollectedByMajorGC: true });
       return;
     }
     loop.disable();
+    if (process.env.PROF_HEAP === '1') {
+      s.post('HeapProfiler.stopSampling', (err, res) => {
+        mkdirSync(dir, { recursive: true });
+        if (!err) writeFileSync(new URL(`session-${process.pid}.heapprofile`, dir), JSON.stringify(res.profile));
+      });
+    }
     s.post('Profiler.stop', (err, res) => {
       mkdirSync(dir, { recursive: true });
       if (!err) writeFileSync(new URL(`session-${process.pid}.cpuprofile`, dir), JSON.stringify(res.profile));
