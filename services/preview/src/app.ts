@@ -269,7 +269,9 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
     } },
     { method: 'GET', re: /^\/build\/([^/]+)$/, fn: async (_req, res, m) => {
       const id = m[1]!;
-      const connect = sessionUrl === '' ? '' : ` ${new URL(sessionUrl).origin}`;
+      // Another origin's session: its HTTP API and its /collab WebSocket (ws: or wss:, which a CSP
+      // source with an http(s) scheme does not cover).
+      const connect = sessionUrl === '' ? '' : ((o) => ` ${o} ${o.replace(/^http/, 'ws')}`)(new URL(sessionUrl).origin);
       const csp = `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; connect-src 'self'${connect}; frame-src 'self'; form-action 'none'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'`;
       const html = buildPage({ draftId: id, sessionUrl, agent: config.agent === true, csp, css: [assetUrl('base.css'), assetUrl('build.css')], script: assetUrl('build.js'), editor: `/preview/assets/editor.js?v=${(await editorBundle()).hash}`, catalog });
       send(res, 200, 'text/html; charset=utf-8', html, { 'content-security-policy': csp, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });

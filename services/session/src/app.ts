@@ -17,6 +17,7 @@ import { registerExport } from './http/export.ts';
 import { registerOpenApi, registerProbes } from './http/meta.ts';
 import { registerOps } from './http/ops.ts';
 import { sendError } from './http/respond.ts';
+import { corsFor } from './http/cors.ts';
 import { Router } from './http/router.ts';
 import { registerStream } from './http/stream.ts';
 import { registerRuns } from './http/runs.ts';
@@ -257,30 +258,36 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
     });
   };
 
+  const cors = corsFor(config.corsOrigins);
+  const serve = (req: IncomingMessage, res: ServerResponse): void => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (ownership && !req.headers[FORWARDED_BY] && !(req.method === 'GET' && FOLLOWER_READS.test(url.pathname))) {
+      const draftId = DRAFT_PATH.exec(url.pathname)?.[1];
+      if (draftId !== undefined) {
+        // Several nodes: a draft's writes go to its lease holder (which forwards nothing on);
+        // reads and streams are served here, from the owner's room or this node's follower view.
+        void ownership.resolve(draftId).then((owner) => {
+          if (owner && !owner.self) forwardHttp(req, res, owner.url, null, ownership.node.id);
+          else route(req, res, url);
+        }, () => route(req, res, url)).catch((e: unknown) => {
+          // Nothing here may take the process down: a request that cannot be sent on gets a 500.
+          log.error('forwarding failed', { path: url.pathname, err: e });
+          if (!res.headersSent) sendError(res, new WeftError('INTERNAL'));
+          else res.destroy();
+        });
+        return;
+      }
+    }
+    route(req, res, url);
+  };
 
   return {
     ctx,
     router,
     handle(req, res) {
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      if (ownership && !req.headers[FORWARDED_BY] && !(req.method === 'GET' && FOLLOWER_READS.test(url.pathname))) {
-        const draftId = DRAFT_PATH.exec(url.pathname)?.[1];
-        if (draftId !== undefined) {
-          // Several nodes: a draft's writes go to its lease holder (which forwards nothing on);
-          // reads and streams are served here, from the owner's room or this node's follower view.
-          void ownership.resolve(draftId).then((owner) => {
-            if (owner && !owner.self) forwardHttp(req, res, owner.url, null, ownership.node.id);
-            else route(req, res, url);
-          }, () => route(req, res, url)).catch((e: unknown) => {
-            // Nothing here may take the process down: a request that cannot be sent on gets a 500.
-            log.error('forwarding failed', { path: url.pathname, err: e });
-            if (!res.headersSent) sendError(res, new WeftError('INTERNAL'));
-            else res.destroy();
-          });
-          return;
-        }
-      }
-      route(req, res, url);
+      // A preflight is answered here (204); a listed origin's other requests go on with its headers.
+      if (cors) cors(req, res, () => serve(req, res));
+      else serve(req, res);
     },
     upgrade(req, socket, head) {
       for (const u of upgraders) if (u(req, socket, head)) return;

@@ -1,6 +1,6 @@
 // Config parsed once by main.ts/start.ts; nothing else reads process.env (CONVENTIONS.md §15).
 // `sessionEnv` declares every variable (docs/config.md is generated from it).
-import { egressEnv, int, optional, optionalUrl, parseEnv, postgresEnv, str } from '@weft/ops';
+import { egressEnv, int, optional, optionalUrl, origins, parseEnv, postgresEnv, str } from '@weft/ops';
 import type { EnvValues } from '@weft/ops';
 
 export const sessionEnv = {
@@ -20,6 +20,7 @@ export const sessionEnv = {
   WEFT_NODE_ID: optional('This session node\'s id when several nodes share one Postgres (drafts are leased to one owner; other nodes forward to it); unset = a single node'),
   WEFT_NODE_URL: optionalUrl('The URL other session nodes use to reach this one (default http://HOST:PORT)', ['http', 'https']),
   WEFT_LEASE_MS: int('How long a draft\'s lease lasts without renewal, ms (several nodes): a dead owner\'s drafts move after it', 5000, 200),
+  WEFT_CORS_ORIGINS: origins('Web origins whose pages may call this API from the browser (CORS), e.g. the Build view served from another origin with WEFT_SESSION_URL; unset = the same origin only. Tokens travel in Authorization headers, never cookies'),
   WEFT_COMPACT_AFTER_STRUCTS: int('Start a new Yjs epoch (peers reload) once a draft\'s Yjs doc holds this many structs of history beyond a fresh build (and more than the build itself)', 500, 16),
 } as const;
 
@@ -50,6 +51,8 @@ export interface SessionConfig {
   readonly nodeUrl: string | null;
   /** …and how long a draft's lease lasts without renewal (a dead owner's drafts move after it). */
   readonly leaseMs: number;
+  /** Origins allowed to call the API from a browser (CORS); empty = none, ['*'] = any. */
+  readonly corsOrigins: readonly string[];
   /** Webhook endpoints may be on non-public addresses (WEFT_WEBHOOK_ALLOW_PRIVATE, @weft/ops egressEnv). */
   readonly webhookAllowPrivate: boolean;
 }
@@ -60,7 +63,7 @@ const fromEnv = (e: EnvValues<typeof sessionEnv>): Omit<SessionConfig, 'webhookA
   activityPerSecond: e.WEFT_ACTIVITY_PER_SECOND,
   sessionIdleMs: e.WEFT_SESSION_IDLE_MS, maxBodyBytes: e.WEFT_MAX_BODY_BYTES, maxBatch: e.WEFT_MAX_BATCH,
   compactAfterStructs: e.WEFT_COMPACT_AFTER_STRUCTS,
-  nodeId: e.WEFT_NODE_ID, nodeUrl: e.WEFT_NODE_URL, leaseMs: e.WEFT_LEASE_MS,
+  nodeId: e.WEFT_NODE_ID, nodeUrl: e.WEFT_NODE_URL, leaseMs: e.WEFT_LEASE_MS, corsOrigins: e.WEFT_CORS_ORIGINS,
 });
 
 /** Throws ConfigError (one line naming the variable) on a bad value; the result is frozen. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bool, ConfigError, int, list, oneOf, optional, optionalUrl, parseEnv, renderEnvDocs, str, url } from './env.ts';
+import { bool, ConfigError, int, list, oneOf, optional, optionalUrl, origins, parseEnv, renderEnvDocs, str, url } from './env.ts';
 
 const spec = {
   PORT: int('port', 8080, 0, 65535),
@@ -64,6 +64,20 @@ describe('parseEnv', () => {
         if ((e as ConfigError).variable === 'DB' || (e as ConfigError).variable === 'BUS') expect((e as Error).message).toMatch(/value hidden|required/);
       }
     }), { numRuns: 500 });
+  });
+});
+
+describe('origins', () => {
+  const o = { CORS: origins('cors') } as const;
+  it('unset is none; * is any; each origin is kept as a browser sends it', () => {
+    expect(parseEnv(o, {}).CORS).toEqual([]);
+    expect(parseEnv(o, { CORS: ' * ' }).CORS).toEqual(['*']);
+    expect(parseEnv(o, { CORS: 'https://App.Example.com:443/, http://localhost:5173' }).CORS).toEqual(['https://app.example.com', 'http://localhost:5173']);
+  });
+  it('anything but scheme and host (a path, credentials, another scheme, * among others) is refused in one line', () => {
+    for (const bad of ['https://a.example/app', 'ftp://a.example', 'https://u:p@a.example', 'a.example', 'https://a.example?x=1', '*,https://a.example']) {
+      expect(() => parseEnv(o, { CORS: bad }), bad).toThrow(/^CORS: must list origins like https:\/\/app\.example\.com/);
+    }
   });
 });
 

@@ -126,6 +126,30 @@ export function list<const W extends readonly [string, ...string[]]>(doc: string
   return { schema, doc, accepts: `comma-separated: ${words.join(', ')}`, default: dflt.join(',') };
 }
 
+/**
+ * Comma-separated web origins (`https://host[:port]`, no path), or `*` for any; unset = none.
+ * Each is normalised as the browser sends it in `Origin` (lower case, default port dropped).
+ */
+export function origins(doc: string): EnvVar<readonly string[]> {
+  const schema = z.string().optional().transform((raw, ctx) => {
+    if (raw === undefined) return [] as readonly string[];
+    const items = raw.split(',').map((x) => x.trim()).filter(Boolean);
+    if (items.length === 1 && items[0] === '*') return ['*'] as readonly string[];
+    const out: string[] = [];
+    for (const item of items) {
+      let u: URL | null = null;
+      try { u = new URL(item); } catch { /* named below */ }
+      if (!u || !['http:', 'https:'].includes(u.protocol) || u.username || u.password || (u.pathname !== '/' && u.pathname !== '') || u.search || u.hash) {
+        ctx.addIssue({ code: 'custom', message: `must list origins like https://app.example.com (scheme and host, optional port, nothing after), or be *; not ${JSON.stringify(item.slice(0, 80))}` });
+        return z.NEVER;
+      }
+      out.push(u.origin);
+    }
+    return Object.freeze(out) as readonly string[];
+  });
+  return { schema, doc, accepts: 'comma-separated http(s) origins, or *' };
+}
+
 /** "1"/"true"/"yes" or "0"/"false"/"no". */
 export function bool(doc: string, dflt: boolean): EnvVar<boolean> {
   const schema = z.string().optional().transform((raw, ctx) => {

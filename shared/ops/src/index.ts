@@ -1,7 +1,7 @@
 // Public surface of @weft/ops (CONVENTIONS.md §14): what every service's shell shares —
 // config from the environment, structured logs, metrics and health probes.
 export type { EnvVar, EnvSpec, EnvValues, EnvSection } from './env.ts';
-export { ConfigError, int, str, optional, url, optionalUrl, oneOf, list, bool, parseEnv, exitOnStartupError, renderEnvDocs } from './env.ts';
+export { ConfigError, int, str, optional, url, optionalUrl, oneOf, list, bool, origins, parseEnv, exitOnStartupError, renderEnvDocs } from './env.ts';
 export type { Logger, LogLevel, LoggerOptions } from './log.ts';
 export { createLogger, routeConsole, silentLogger, LOG_LEVELS, REDACT_PATHS } from './log.ts';
 export { logEnv, loggerFromEnv } from './log-env.ts';

@@ -1,0 +1,87 @@
+// The Build view served from another origin than the session API (the preview on its own host,
+// WEFT_SESSION_URL on the preview, WEFT_CORS_ORIGINS on the session): from an empty draft, a
+// person adds a section and sees the live stream, in Chromium. Before CORS and the CSP's ws:
+// source, every API call was blocked by the browser and /collab by the page's own CSP.
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { TokenStore } from '@weft/store';
+import { ADMIN, startTestSession } from '../../session/test/helpers.ts';
+import type { TestSession } from '../../session/test/helpers.ts';
+import { build } from '../src/app.ts';
+import type { Preview } from '../src/app.ts';
+import { CHROMIUM_LAUNCH, closeStack } from './stack.ts';
+
+const listen = async (handle: Parameters<typeof createServer>[1]): Promise<{ server: Server; port: number }> => {
+  const server = createServer(handle);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const a = server.address();
+  return { server, port: typeof a === 'object' && a ? a.port : 0 };
+};
+
+let session: TestSession;
+let pages: { server: Server; port: number };
+let preview: Preview;
+let browser: Browser;
+/** The page's origin: "localhost" is another origin than the session's 127.0.0.1, as another host would be. */
+let pageOrigin: string;
+
+beforeAll(async () => {
+  // The preview's port is known only once it listens; the session lists it as an allowed origin.
+  const holder: { preview: Preview | null } = { preview: null };
+  pages = await listen((req, res) => { if (!holder.preview?.handle(req, res)) { res.statusCode = 404; res.end(); } });
+  pageOrigin = `http://localhost:${pages.port}`;
+  session = await startTestSession({ corsOrigins: [pageOrigin] });
+  preview = build({ store: session.store, tokens: new TokenStore(session.db.db), bus: session.bus }, { adminToken: ADMIN, ticketSecret: 'e2e', sessionUrl: session.url });
+  holder.preview = preview;
+  browser = await chromium.launch(CHROMIUM_LAUNCH);
+}, 60_000);
+
+afterAll(async () => {
+  await closeStack({ browser, preview, server: pages?.server, session });
+});
+
+describe('the Build view on another origin than the session', () => {
+  it('works from an empty draft: + Section lands through the API, the stream and /collab', async () => {
+    const id = `xo${Date.now().toString(36)}`;
+    await session.admin.createDraft(id, 'Cross-origin');
+    const { token } = await session.admin.mintToken({ actor: { id: 'alice', kind: 'human' }, scopes: { '*': ['read', 'write'] } });
+    const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await ctx.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('pageerror', (e) => errors.push(e.message));
+    ctx.on('requestfailed', (r) => { if (!/ERR_ABORTED/.test(r.failure()?.errorText ?? '')) errors.push(`failed ${r.url()}: ${r.failure()?.errorText}`); });
+    try {
+      await page.goto(`${pageOrigin}/build/${id}`);
+      await page.fill('#wb-token', token);
+      await page.press('#wb-token', 'Enter');
+      await page.waitForSelector('#wb-empty', { timeout: 15_000 });
+      await page.click('#wb-add-section');
+      await expect.poll(async () => (await session.admin.getDraft(id)).draft.order.length, { timeout: 5000 }).toBe(1);
+      // The live stream (SSE from the session's origin) brings the step to the feed and the frame.
+      await page.waitForSelector('#wb-feed .wb-v:text-is("v1")', { timeout: 5000 });
+      await page.waitForSelector('#wb-status:text-is("live")', { timeout: 5000 });
+      expect(errors).toEqual([]);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('names only the listed origin back; another origin gets no CORS headers (the browser blocks it)', async () => {
+    const pre = (origin: string) => fetch(`${session.url}/v1/drafts`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } });
+    const ok = await pre(pageOrigin);
+    expect(ok.status).toBe(204);
+    expect(ok.headers.get('access-control-allow-origin')).toBe(pageOrigin);
+    expect(ok.headers.get('access-control-allow-headers')).toContain('authorization');
+    expect(ok.headers.get('access-control-allow-credentials')).toBeNull();
+    const other = await pre('https://evil.example');
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    const read = await fetch(`${session.url}/v1/drafts`, { headers: { origin: pageOrigin, authorization: `Bearer ${ADMIN}` } });
+    expect(read.status).toBe(200);
+    expect(read.headers.get('access-control-allow-origin')).toBe(pageOrigin);
+    expect(read.headers.get('vary')).toContain('Origin');
+  });
+});
