@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseArgs } from './args.ts';
+import { parseArgs, usageFor, USAGE } from './args.ts';
 
 describe('weft CLI arguments', () => {
   it('mcp takes --url and --token, or the WEFT_* defaults', () => {
@@ -24,6 +24,21 @@ describe('weft CLI arguments', () => {
     expect(r).toEqual({ ok: true, command: { cmd: 'token', url: 'http://h', token: 'adm', actor: 'bot', kind: 'agent', scopes: { page: ['read', 'write'], '*': ['read'] }, ttl: 3600 } });
     expect(parseArgs(['token', '--url', 'http://h', '--token', 'a', '--actor', 'b', '--scope', 'page:admin']).ok).toBe(false);
     expect(parseArgs(['token', '--url', 'http://h', '--token', 'a', '--actor', 'b']).ok).toBe(false);
+  });
+  it('a trailing "-" is stdin for the commands that read a file; one more argument is still refused', () => {
+    const env = { url: 'http://h', token: 't' };
+    expect(parseArgs(['submit', 'home', '-'], env)).toMatchObject({ ok: true, command: { cmd: 'submit', id: 'home', file: '-' } });
+    expect(parseArgs(['import', 'home', '-', '--format', 'a2ui'], env)).toMatchObject({ ok: true, command: { cmd: 'import', id: 'home', file: '-' } });
+    expect(parseArgs(['submit', 'home', 'ops.json'], env).ok).toBe(false);
+    expect(parseArgs(['submit', 'home', '-', '--file', 'x.json'], env).ok).toBe(false);
+    expect(parseArgs(['undo', 'home', '-'], env).ok).toBe(false);
+  });
+  it('a usage error shows that command\'s lines, not the whole help', () => {
+    expect(usageFor(['undo'])).toContain('weft undo <draft>');
+    expect(usageFor(['undo'])).not.toContain('weft submit');
+    expect(usageFor(['submit', 'home'])).toContain('(one op per line = one step');
+    expect(usageFor(['drafts', 'get'])).toMatch(/^ {2}weft drafts get <id>/);
+    expect(usageFor(['frobnicate'])).toBe(USAGE);
   });
   it('draft create/get, help, and unknown input', () => {
     expect(parseArgs(['draft', 'get', '--url', 'http://h', '--token', 't', '--id', 'page', '--version', '3'])).toEqual({ ok: true, command: { cmd: 'draft-get', url: 'http://h', token: 't', id: 'page', version: 3 } });

@@ -105,6 +105,11 @@ export function parseArgs(argv: readonly string[], env: { url?: string | undefin
     if (!['url', 'token', 'json', 'timeout', ...spec.options].includes(k)) return { ok: false, message: `--${k} does not apply to "weft ${name}".` };
   }
   const pos = parsed.positionals;
+  // `weft submit home -`: a trailing "-" is stdin, as for most command-line tools.
+  if (spec.options.includes('file') && v['file'] === undefined && pos.length === spec.positional + 1 && pos.at(-1) === '-') {
+    pos.pop();
+    v['file'] = '-';
+  }
   const idFlag = typeof v['id'] === 'string' ? v['id'] : undefined;
   if (pos.length > spec.positional || (spec.positional === 0 && pos.length > 0)) return { ok: false, message: `Unexpected argument "${pos[spec.positional] ?? pos[0]}".` };
   const url = (v['url'] as string | undefined) ?? env.url;
@@ -207,4 +212,22 @@ export function parseArgs(argv: readonly string[], env: { url?: string | undefin
     }
   }
   return fail(`Unknown command "${name}".`);
+}
+
+/** The usage lines of the command `argv` names (with their continuation lines), or all of them. */
+export function usageFor(argv: readonly string[]): string {
+  const [first, second] = argv;
+  const lines = USAGE.split('\n');
+  const picks: string[] = [];
+  for (const words of [[first, second].filter(Boolean).join(' '), first ?? '']) {
+    if (!words) continue;
+    for (let i = 0; i < lines.length; i++) {
+      // One usage line may list two commands ("weft undo …   weft redo …").
+      if (!new RegExp(`(^|\\s)weft ${words.replace(/[^a-z -]/g, '')}( |$)`).test(lines[i]!)) continue;
+      picks.push(lines[i]!);
+      while (i + 1 < lines.length && /^ {8}/.test(lines[i + 1]!)) picks.push(lines[++i]!);
+    }
+    if (picks.length > 0) break;
+  }
+  return picks.length > 0 ? `${picks.join('\n')}\n(weft help lists every command and the options all of them take)` : USAGE;
 }

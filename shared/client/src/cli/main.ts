@@ -4,7 +4,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { WeftError } from '../http-client.ts';
-import { parseArgs, USAGE } from './args.ts';
+import { parseArgs, usageFor, USAGE } from './args.ts';
 import { CliError, run } from './commands.ts';
 import { buildEvalMain } from './build-eval.ts';
 
@@ -15,7 +15,7 @@ if (process.argv[2] === 'webhooks') process.exit(await webhooksMain(process.argv
 
 const parsed = parseArgs(process.argv.slice(2), { url: process.env['WEFT_URL'], token: process.env['WEFT_TOKEN'] });
 if (!parsed.ok) {
-  process.stderr.write(`${parsed.message}\n\n${USAGE}\n`);
+  process.stderr.write(`${parsed.message}\n\n${usageFor(process.argv.slice(2))}\n`);
   process.exit(2);
 }
 if (parsed.command.cmd === 'help') {
