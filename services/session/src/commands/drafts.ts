@@ -79,7 +79,7 @@ export async function listDrafts(ctx: Ctx, p: Principal): Promise<DraftMeta[]> {
   return (await ctx.store.listDrafts()).filter((d) => can(p, d.id, 'read'));
 }
 
-/** Deletes a draft with everything kept for it (admin); its peers and streams here end at once. */
+/** Deletes a draft with everything kept for it (admin): its peers here are closed at once, its streams within a second. */
 export async function deleteDraft(ctx: Ctx, p: Principal, id: string): Promise<void> {
   if (!p.admin) throw new WeftError('FORBIDDEN', 'Only the admin token deletes drafts.');
   // The room first: nothing more is appended from this node's mirror while the rows go.
