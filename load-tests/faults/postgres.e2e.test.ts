@@ -6,10 +6,20 @@ import type { Stack } from '../bench/stack.ts';
 import { newHistory } from '../src/invariants.ts';
 import { sampleProc } from '@weft/testing';
 import { printChecks, verifyDraft } from '../src/verify.ts';
-import { FULL, seedDraft, startWriters, until } from './driver.ts';
+import { FULL, seedDraft, startWriters, TEXT_PATH, until } from './driver.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const MB = 1024 * 1024;
+
+/** Polls the server's value (a read may fail while the database comes back) until it is `want`. */
+async function titleBecomes(read: () => Promise<unknown>, want: string, timeoutMs: number): Promise<void> {
+  let last: unknown = null;
+  for (const end = Date.now() + timeoutMs; Date.now() < end; await sleep(100)) {
+    last = await read().catch(() => null);
+    if (last === want) return;
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${JSON.stringify(want)} (last read: ${JSON.stringify(last)})`);
+}
 
 describe('fault: Postgres crashes and stalls under load', () => {
   let stack: Stack;
@@ -97,6 +107,29 @@ describe('fault: Postgres crashes and stalls under load', () => {
     // Every failure the writers saw was a typed answer, never a dropped connection.
     expect(Object.keys(errors).filter((k) => k !== '503 UNAVAILABLE')).toEqual([]);
   }, 180_000);
+
+  // Edits made in a peer's Y.Doc (the Build view's path) while the database is down. The server
+  // refuses the update (4500), the provider reconnects, and loading the document fails while
+  // Postgres is down: Hocuspocus answered that with "permission denied" on an open socket, which a
+  // provider takes as final, so the edit never reached the log, silently. Pass: the edit made
+  // during the outage lands once Postgres is back, and so does the next one.
+  it('a Yjs peer editing through a postmaster SIGKILL: its edits land after the restart', async () => {
+    const id = 'pgyjs';
+    await seedDraft(stack.admin, id);
+    const peer = await WeftPeer.join({ url: stack.session.url, draftId: id, token: ADMIN_TOKEN });
+    const title = async (): Promise<unknown> => ((await client().getDraft(id)).draft as { sections: Record<string, { components: Record<string, { props?: { text?: unknown } }> }> }).sections['hero']?.components['title']?.props?.text;
+    await stack.pg.kill();
+    peer.applyOps([{ op: 'replace', path: TEXT_PATH, value: 'typed while the database was down' }]);
+    await sleep(2500); // the refusal, the reconnects and their failed loads happen while it is down
+    await stack.pg.start();
+    const t0 = performance.now();
+    await titleBecomes(title, 'typed while the database was down', 20_000);
+    console.log(`[pg-yjs] the edit made while Postgres was down was committed ${(performance.now() - t0).toFixed(0)} ms after it came back`);
+    peer.applyOps([{ op: 'replace', path: TEXT_PATH, value: 'after the restart' }]);
+    await titleBecomes(title, 'after the restart', 10_000);
+    expect(peer.ended).toBeNull();
+    peer.close();
+  }, 90_000);
 
   // A slow Postgres: a transaction holds the draft's row lock (FOR UPDATE + pg_sleep). Pass: the
   // writers of that draft wait and resume, other drafts and reads keep answering, I1–I5 hold.

@@ -8,7 +8,7 @@ import { DraftFollower } from '@weft/bus';
 import type { Bus, Subscription } from '@weft/bus';
 import { baseStyles, cspWithStyleHash, DEFAULT_CSP, renderDraft, renderPage, renderSection, runtimeScript } from '@weft/render';
 import { deltaOps, scopeAllows } from '@weft/protocol';
-import { loadDraft } from '@weft/store';
+import { isDatabaseUnavailable, loadDraft } from '@weft/store';
 import type { EventStore, TokenStore } from '@weft/store';
 import { LiveDraft } from './live-draft.ts';
 import type { Change } from './live-draft.ts';
@@ -296,6 +296,12 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
         if (closed) { sendJson(res, 503, { code: 'UNAVAILABLE', message: 'The preview is shutting down.' }); return true; }
         Promise.resolve(r.fn(req, res, m as unknown as string[], url)).catch((e: unknown) => {
           metrics.renderErrors.inc({ where: 'request' });
+          if (isDatabaseUnavailable(e)) {
+            log.warn('preview request: the database is unreachable', { path: url.pathname, reqId: req.id, err: e });
+            if (!res.headersSent) sendJson(res, 503, { code: 'UNAVAILABLE', message: 'The database is unreachable; retry shortly.' });
+            else res.end();
+            return;
+          }
           log.error('preview request failed', { path: url.pathname, reqId: req.id, err: e });
           if (!res.headersSent) sendJson(res, 500, { code: 'INTERNAL', message: 'Preview failed; see the server log.' });
           else res.end();

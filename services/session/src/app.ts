@@ -7,7 +7,7 @@ import { createLogger, probes } from '@weft/ops';
 import type { Ctx, Deps } from './context.ts';
 import { Auth } from './commands/principal.ts';
 import { WeftError } from './commands/errors.ts';
-import { ActivityStore } from '@weft/store';
+import { ActivityStore, isDatabaseUnavailable } from '@weft/store';
 import { recordActivity } from './commands/activity.ts';
 import type { SystemEntry } from './commands/activity.ts';
 import { registerActivity } from './http/activity.ts';
@@ -309,12 +309,6 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
   };
 }
 
-
-/** Connection-level failures of the database (driver codes, SQLSTATE 08xxx and 57P0x). */
-function isDatabaseUnavailable(e: unknown): boolean {
-  const code = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
-  return typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|CONNECT_TIMEOUT|CONNECTION_CLOSED|CONNECTION_ENDED|CONNECTION_DESTROYED|08|57P0)/.test(code);
-}
 
 /** Reads every node serves itself (cluster/followers.ts); the rest of a draft's requests go to its owner. */
 const FOLLOWER_READS = /^\/v1\/drafts\/[a-z][a-z0-9-]{0,40}(?:\/(?:stream|events|versions|diff))?$/;

@@ -23,3 +23,4 @@ export type {
   ActorKind, AppendError, DraftMeta, NewSnapshot, NewStep, Scope, SessionRecord, Snapshot, SnapshotEntry,
   StoredStep, StepKind, TokenRecord, TurnRecord,
 } from './types.ts';
+export { isDatabaseUnavailable } from './unavailable.ts';

@@ -35,7 +35,17 @@ interface ConnContext { principal: Principal; socketId: string; token: string }
  * closes it if not. Handed to Hocuspocus as the connection's default context (so onAuthenticate
  * finds it without a lookup table or a request header).
  */
-interface SocketState { authed: boolean; deadline: NodeJS.Timeout | null }
+interface SocketState {
+  authed: boolean;
+  deadline: NodeJS.Timeout | null;
+  /**
+   * Closes the socket itself. Hocuspocus answers any failure of onAuthenticate or onLoadDocument
+   * with a "permission denied" message and leaves the socket open: a provider takes that as final
+   * and never retries, so a database that was down for a moment left its edits unsent for good.
+   * A failure that may pass closes the socket with 4500 instead, which clients retry.
+   */
+  close: (code: number, reason: string) => void;
+}
 interface SocketContext { socket?: SocketState }
 
 /** A socket that has not authenticated a document by then is closed (4408, a timeout: clients may retry). */
@@ -140,6 +150,7 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
           // clients retry (the SDK ends a peer for good on 4401).
           const principal = await ctx.auth.fromToken(token).catch((e: unknown) => {
             if (e instanceof WeftError && e.code === 'UNAUTHORIZED') throw new CloseError(CloseCode.UNAUTHORIZED, 'UNAUTHORIZED');
+            (context as SocketContext).socket?.close(CloseCode.INTERNAL, 'UNAVAILABLE');
             throw new CloseError(CloseCode.INTERNAL, 'UNAVAILABLE');
           });
           if (!can(principal, documentName, 'read')) throw new CloseError(CloseCode.NOT_FOUND, 'NOT_FOUND');
@@ -147,14 +158,21 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
           authenticated((context as SocketContext).socket);
           return { principal, socketId: randomBytes(4).toString('hex'), token } satisfies ConnContext;
         },
-        async onLoadDocument({ documentName, document }) {
-          const room = await ctx.rooms.get(documentName);
-          if (!room) throw new CloseError(CloseCode.NOT_FOUND, 'NOT_FOUND');
-          const dd = docs.get(documentName);
-          if (!dd) throw new CloseError(CloseCode.INTERNAL, 'INTERNAL');
-          // Attach only at a committed point, so live never starts with an unacknowledged step.
-          while (!room.idle) await room.drain();
-          dd.attach(document);
+        async onLoadDocument({ documentName, document, context }) {
+          try {
+            const room = await ctx.rooms.get(documentName);
+            if (!room) throw new CloseError(CloseCode.NOT_FOUND, 'NOT_FOUND');
+            const dd = docs.get(documentName);
+            if (!dd) throw new CloseError(CloseCode.INTERNAL, 'INTERNAL');
+            // Attach only at a committed point, so live never starts with an unacknowledged step.
+            while (!room.idle) await room.drain();
+            dd.attach(document);
+          } catch (e) {
+            // No such draft is final (permission denied); anything else (the database down, the
+            // lease moving) may pass: the client reconnects and loads it again.
+            if (!(e instanceof CloseError && e.code === CloseCode.NOT_FOUND)) (context as SocketContext).socket?.close(CloseCode.INTERNAL, 'UNAVAILABLE');
+            throw e;
+          }
         },
         async afterUnloadDocument({ documentName }) {
           const dd = docs.get(documentName);
@@ -216,7 +234,7 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
         const forwarded = req.headers[FORWARDED_BY] !== undefined;
         wss!.handleUpgrade(req, socket, head, (ws) => {
           corkPerTurn(ws);
-          const state: SocketState = { authed: false, deadline: null };
+          const state: SocketState = { authed: false, deadline: null, close: (code, reason) => ws.close(code, reason) };
           // A socket that never authenticates would hold a connection for ever.
           state.deadline = setTimeout(() => { if (!state.authed) ws.close(CloseCode.TIMEOUT, 'TIMEOUT'); }, opts.authDeadlineMs ?? AUTH_DEADLINE_MS);
           state.deadline.unref();
