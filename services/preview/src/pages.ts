@@ -41,6 +41,7 @@ ${o.css.map((h) => `<link rel="stylesheet" href="${a(h)}">`).join('\n')}
 <header class="wb-bar">
   <div class="wb-brand"><span class="wb-logo" aria-hidden="true"></span>Weft <span class="wb-sep">/</span> <strong id="wb-title">${a(o.draftId)}</strong></div>
   <div class="wb-status" id="wb-status" role="status">connecting…</div>
+  <div class="wb-status" id="wb-save" role="status" hidden></div>
   <div id="weft-presence" class="wb-presence" aria-label="People and agents here"></div>
   <div class="wb-actions">
     <button type="button" id="wb-undo" title="Undo your last change (Ctrl/Cmd+Z)">Undo</button>

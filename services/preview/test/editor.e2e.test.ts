@@ -249,6 +249,26 @@ describe('the editor in the Build view', () => {
     v.allowed.push(...gone);
   });
 
+  it('an edit the server has not confirmed is shown as not saved, and the line goes once it lands', async () => {
+    const id = await newDraft();
+    const alice = await v.open(id, 'alice', '#wb-outline [data-key="hero/title"]');
+    await alice.page.frameLocator('#wb-frame').locator('[data-component-id="title"]').waitFor({ timeout: 15_000 });
+    await pick(alice.page, 'title');
+    // Confirmed edits leave no line.
+    await alice.page.fill('#wb-f-level', '2'); await alice.page.press('#wb-f-level', 'Tab');
+    await expect.poll(async () => ((await serverDraft(id)).sections['hero'] as { components: Record<string, { props?: Record<string, unknown> }> }).components['title']?.props?.['level'], { timeout: 5000 }).toBe(2);
+    await alice.page.waitForTimeout(2000);
+    expect(await alice.page.locator('#wb-save').isHidden()).toBe(true);
+    // Its socket held (as a server or a database that does not answer): saving…, then a warning.
+    alice.socket.hold();
+    await alice.page.fill('#wb-f-level', '3'); await alice.page.press('#wb-f-level', 'Tab');
+    await alice.page.waitForSelector('#wb-save:text-is("saving…")', { timeout: 3000 });
+    await alice.page.waitForSelector('#wb-save.wb-warn:text-matches("^not saved yet")', { timeout: 6000 });
+    await alice.socket.release();
+    await expect.poll(async () => ((await serverDraft(id)).sections['hero'] as { components: Record<string, { props?: Record<string, unknown> }> }).components['title']?.props?.['level'], { timeout: 5000 }).toBe(3);
+    await alice.page.waitForSelector('#wb-save', { state: 'hidden', timeout: 3000 });
+  });
+
   it('keyboard only: select in the outline, edit a prop, undo', async () => {
     const id = await newDraft();
     const alice = await openBuild(id, 'alice');

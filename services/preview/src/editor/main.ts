@@ -24,6 +24,7 @@ import { describeStep, setKindNames } from './sentences.ts';
 import type { StepLike } from './sentences.ts';
 import { loadHistory } from './history.ts';
 import { BuildChat } from './chat.ts';
+import { saveState } from './save-state.ts';
 import type { ChatScope } from './chat.ts';
 
 interface Entry { name: string; group: string; description: string; props: Record<string, unknown>; children: ChildrenPolicy; example: JsonObject }
@@ -93,6 +94,19 @@ document.addEventListener('weft:gone', () => {
   peer?.close();
   peer = null;
 });
+// Whether this page's edits reached the server (save-state.ts): polled, so a provider replaced by a
+// reload or a failover needs no re-binding.
+let outOfStepSince: number | null = null;
+window.setInterval(() => {
+  const el = document.getElementById('wb-save');
+  const prov = peer?.provider;
+  if (!el) return;
+  const inStep = !prov || (prov.isSynced && !prov.hasUnsyncedChanges);
+  outOfStepSince = inStep ? null : (outOfStepSince ?? Date.now());
+  const s = prov ? saveState({ synced: prov.isSynced, unsynced: prov.hasUnsyncedChanges, since: outOfStepSince, now: Date.now() }) : null;
+  el.hidden = s === null;
+  if (s) { el.textContent = s.text; el.className = `wb-status ${s.cls}`; }
+}, 500);
 // Typing held for its pause is sent before the page goes away.
 window.addEventListener('pagehide', () => { batch?.flush(); });
 
