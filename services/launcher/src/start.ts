@@ -58,7 +58,7 @@ async function main(): Promise<void> {
   const registry = createRegistry();
 
   const preview = services.has('preview')
-    ? buildPreview({ store, tokens, bus, log: logger('preview'), registry }, { ...cfg.preview, adminToken, agent: services.has('session') })
+    ? buildPreview({ store, tokens, bus, log: logger('preview'), registry }, { ...cfg.preview, ticketSecret: cfg.preview.ticketSecret ?? persistedSecret(dataDir, 'preview-secret'), adminToken, agent: services.has('session') })
     : null;
   const checkpointer = services.has('checkpointer')
     ? buildCheckpointer({ store, bus, log: logger('checkpointer'), onCheckpoint: checkpointerMetrics(registry) }, cfg.checkpointer)
@@ -158,11 +158,20 @@ async function main(): Promise<void> {
 
 /** Kept under the data dir so restarts keep the same admin token (the file is only the owner's). */
 function persistedAdminToken(dataDir: string): string {
-  const file = join(dataDir, 'admin-token');
+  return persistedSecret(dataDir, 'admin-token', 'wft_admin_');
+}
+
+/**
+ * A secret generated once and kept under the data dir (only the owner may read it). The preview's
+ * ticket key too: with a key per process, a restart made every open Build view's frame stop
+ * following the draft (its ticket refused).
+ */
+function persistedSecret(dataDir: string, name: string, prefix = ''): string {
+  const file = join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const token = `wft_admin_${randomBytes(24).toString('base64url')}`;
-  writeFileSync(file, token + '\n', { mode: 0o600 });
-  return token;
+  const secret = `${prefix}${randomBytes(24).toString('base64url')}`;
+  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  return secret;
 }
 
 main().catch((e: unknown) => {

@@ -391,9 +391,30 @@
     start();
   });
 
+  function mintTicket() {
+    return fetch('/preview/' + encodeURIComponent(draftId) + '/ticket', { method: 'POST', headers: auth() })
+      .then(function (r) { return r.ok ? r.json() : Promise.reject(new Error(r.status === 404 ? 'No such draft, or this token cannot read it.' : 'HTTP ' + r.status)); });
+  }
+  // The frame reads with a ticket that lasts 10 minutes: it gets a fresh one every 4 minutes, and
+  // at once when it asks (its ticket was refused: expired, or a server restarted with another key).
+  var ticketTimer = 0;
+  var ticketAsked = 0;
+  function sendTicket() {
+    if (!token || deleted) return;
+    ticketAsked = Date.now();
+    mintTicket().then(function (t) {
+      var w = $('wb-frame').contentWindow;
+      if (w) w.postMessage({ type: 'weft:ticket', ticket: t.ticket }, location.origin);
+    }).catch(function () { /* the next round or the frame's next ask tries again */ });
+  }
+  window.addEventListener('message', function (e) {
+    if (e.origin !== location.origin || e.source !== $('wb-frame').contentWindow) return;
+    // At most one ask every 2 s: a frame whose ticket the server keeps refusing does not loop.
+    if (e.data && e.data.type === 'weft:ticket-needed' && Date.now() - ticketAsked > 2000) sendTicket();
+  });
+
   function start() {
-    fetch('/preview/' + encodeURIComponent(draftId) + '/ticket', { method: 'POST', headers: auth() })
-      .then(function (r) { return r.ok ? r.json() : Promise.reject(new Error(r.status === 404 ? 'No such draft, or this token cannot read it.' : 'HTTP ' + r.status)); })
+    mintTicket()
       .then(function (t) {
         sessionStorage.setItem(KEY, token);
         $('wb-login').hidden = true;
@@ -408,7 +429,8 @@
         document.dispatchEvent(new CustomEvent('weft:ready', { detail: { token: token, write: canWrite, actor: t.actor || { id: 'you', kind: 'human' } } }));
         stream(0);
         loadVersions();
-        // Tickets last 10 minutes: the frame keeps streaming; a reload after that needs a new one.
+        clearInterval(ticketTimer);
+        ticketTimer = setInterval(sendTicket, 4 * 60 * 1000);
       })
       .catch(function (e) { signOut(e.message); });
   }

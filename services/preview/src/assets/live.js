@@ -101,7 +101,10 @@
 
   function fetchSection(id, v) {
     return fetch(base + '/sections/' + encodeURIComponent(id) + q('&version=' + v), { credentials: 'same-origin', cache: 'no-store' })
-      .then(function (r) { return r.status === 204 || r.status === 404 ? null : r.ok ? r.text() : Promise.reject(new Error('HTTP ' + r.status)); });
+      .then(function (r) {
+        if (r.status === 403) askTicket();
+        return r.status === 204 || r.status === 404 ? null : r.ok ? r.text() : Promise.reject(new Error('HTTP ' + r.status));
+      });
   }
 
   function flush() {
@@ -137,8 +140,9 @@
         window.dispatchEvent(new CustomEvent('weft:updated', { detail: { version: version, sections: ids } }));
       })
       .catch(function () {
-        // Put the work back: the next change or the retry picks it up.
+        // Put the work back: the next change or the retry (2 s on) picks it up.
         pending = merge(pending, c);
+        lastFlush = Date.now() + 2000;
       })
       .then(function () { busy = false; schedule(); });
   }
@@ -168,8 +172,28 @@
     timer = setTimeout(flush, Math.max(0, lastFlush + MIN_GAP - Date.now()));
   }
 
-  var es = new EventSource(base + '/changes' + q('&after=' + version));
-  es.onmessage = function (e) {
+  // In the Build view the parent page hands this frame fresh tickets (they last 10 minutes); a
+  // refused one (expired, or signed by a server that restarted with another key) is asked for
+  // again, and the stream reopened from the version this page has.
+  var inFrame = window.parent !== window;
+  function askTicket() { if (inFrame) window.parent.postMessage({ type: 'weft:ticket-needed' }, location.origin); }
+  window.addEventListener('message', function (e) {
+    if (e.origin !== location.origin || e.source !== window.parent || !e.data || e.data.type !== 'weft:ticket' || typeof e.data.ticket !== 'string') return;
+    ticket = e.data.ticket;
+    var actions = main.getAttribute('data-weft-actions');
+    if (actions) main.setAttribute('data-weft-actions', actions.replace(/([?&]ticket=)[^&]*/, '$1' + encodeURIComponent(ticket)));
+    if (es.readyState === 2) open();
+    schedule();
+  });
+
+  var es;
+  function open() {
+    es = new EventSource(base + '/changes' + q('&after=' + version));
+    es.onmessage = onChange;
+    // CLOSED: the server refused the stream (EventSource does not retry a 403); other errors retry by themselves.
+    es.onerror = function () { if (es.readyState === 2) askTicket(); };
+  }
+  function onChange(e) {
     var c;
     try { c = JSON.parse(e.data); } catch (_) { return; }
     if (!c || typeof c.version !== 'number' || !Array.isArray(c.sections)) return;
@@ -177,5 +201,6 @@
     c.sections.forEach(function (id) { if (typeof id === 'string') s[id] = true; });
     pending = merge(pending, { version: c.version, sections: s, order: Array.isArray(c.order) ? c.order : null, title: c.title });
     schedule();
-  };
+  }
+  open();
 })();
