@@ -152,6 +152,9 @@ describe('the editor in the Build view', () => {
     const nested = (c['box-b']!.children ?? []).length === 1 ? ['hero/box-b', 'hero/box-a'] : ['hero/box-a', 'hero/box-b'];
     for (const p of [alice, bob]) await expect.poll(async () => (await outline(p)).filter((k) => k.includes('box-')), { timeout: 3000 }).toEqual(nested);
     expect(await outline(bob)).toEqual(await outline(alice));
+    // A refused edit is answered too: neither page is left saying its edits are not saved.
+    await alice.waitForTimeout(5500);
+    for (const p of [alice, bob]) expect(await p.locator('#wb-save').isHidden()).toBe(true);
   });
 
   it('two people typing in one text prop both keep their characters', async () => {
