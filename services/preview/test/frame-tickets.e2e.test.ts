@@ -73,11 +73,21 @@ describe('the Build view frame keeps following the draft', () => {
     const { page, refused } = await openBuild(id);
     await setTitle(id, 'before');
     await frameShows(page, 'before');
+    const actionsUrl = () => page.frameLocator('#wb-frame').locator('main.weft-page').getAttribute('data-weft-actions');
+    const firstActions = await actionsUrl();
+    expect(firstActions).toMatch(/[?&]ticket=./);
     skew = TICKET_TTL_MS + 60_000; // the frame's ticket is now expired for the server
     try {
       await setTitle(id, 'eleven minutes later');
       await frameShows(page, 'eleven minutes later');
       expect(refused.some((p) => p.includes('/sections/'))).toBe(true); // it was refused, then renewed
+      // Reader events (the runtime posts to this URL) go out with the new ticket too.
+      const renewed = await actionsUrl();
+      expect(renewed).not.toBe(firstActions);
+      expect(renewed).toMatch(/^\/v1\/drafts\/[a-z0-9-]+\/actions\?ticket=./);
+      // …one the preview accepts now, where the first is refused.
+      const section = (u: string | null) => fetch(`${url}/preview/${id}/sections/hero?ticket=${new URLSearchParams(u!.split('?')[1]).get('ticket')}`).then((r) => r.status);
+      expect([await section(firstActions), await section(renewed)]).toEqual([403, 200]);
     } finally {
       skew = 0;
       await page.close();
