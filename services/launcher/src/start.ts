@@ -118,7 +118,8 @@ async function main(): Promise<void> {
     bus:     ${config.natsUrl ? 'NATS (NATS_URL)' : 'in-process'}
     admin token: ${shownToken === adminToken ? `${adminToken}  (kept in ${join(dataDir, 'admin-token')})` : 'from WEFT_ADMIN_TOKEN (not printed)'}
 
-  Try:  export WEFT=${url} TOKEN=${shownToken}
+  ${services.has('preview') ? `Open ${url} for your drafts (paste the token when asked), or from a shell:` : 'Try:'}
+        export WEFT=${url} TOKEN=${shownToken}
         curl -s -X POST $WEFT/v1/drafts -H "authorization: Bearer $TOKEN" -d '{"id":"home","title":"Home"}'
         open ${url}/build/home  (paste the token when asked)
 

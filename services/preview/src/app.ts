@@ -14,7 +14,7 @@ import { LiveDraft } from './live-draft.ts';
 import type { Change } from './live-draft.ts';
 import { bundleEditor } from './editor-bundle.ts';
 import type { Bundle } from './editor-bundle.ts';
-import { buildPage, catalogJson } from './pages.ts';
+import { buildPage, catalogJson, draftsPage } from './pages.ts';
 import { Sources } from './sources.ts';
 import { Tickets } from './tickets.ts';
 import type { Readable } from './tickets.ts';
@@ -76,10 +76,14 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
   const tickets = new Tickets(config.ticketSecret ?? null, now);
   const sources = new Sources(store);
   const assets = {
-    'live.js': asset('live.js'), 'build.js': asset('build.js'), 'build.css': asset('build.css'),
+    'live.js': asset('live.js'), 'build.js': asset('build.js'), 'build.css': asset('build.css'), 'home.js': asset('home.js'),
     'base.css': { body: baseStyles, hash: createHash('sha256').update(baseStyles).digest('hex').slice(0, 12) },
   } as const;
   const assetUrl = (name: keyof typeof assets): string => `/preview/assets/${name}?v=${assets[name].hash}`;
+  // Another origin's session: its HTTP API and its /collab WebSocket (ws: or wss:, which a CSP
+  // source with an http(s) scheme does not cover).
+  const connect = sessionUrl === '' ? '' : ((o) => ` ${o} ${o.replace(/^http/, 'ws')}`)(new URL(sessionUrl).origin);
+  const pageCspFor = (frames: string): string => `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; connect-src 'self'${connect};${frames} form-action 'none'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'`;
   // Bundled once, on first use (the Build view page or the script itself), then kept in memory.
   let editor: Promise<Bundle> | null = null;
   const editorBundle = (): Promise<Bundle> => {
@@ -170,7 +174,7 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
   const pageCsp = cspWithStyleHash(DEFAULT_CSP, baseStyles);
 
   const routes: { method: string; re: RegExp; fn: (req: IncomingMessage, res: ServerResponse, m: string[], url: URL) => Promise<void> | void }[] = [
-    { method: 'GET', re: /^\/preview\/assets\/(live\.js|build\.js|build\.css|base\.css|editor\.js|runtime\.js)$/, fn: async (_req, res, m, url) => {
+    { method: 'GET', re: /^\/preview\/assets\/(live\.js|build\.js|home\.js|build\.css|base\.css|editor\.js|runtime\.js)$/, fn: async (_req, res, m, url) => {
       if (m[1] === 'editor.js' || m[1] === 'runtime.js') {
         const b = m[1] === 'editor.js' ? await editorBundle() : await runtimeScript();
         const immutable = url.searchParams.get('v') === b.hash;
@@ -267,12 +271,14 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
       // Fidelity notes: what did not render as written (rule, severity broken|approximate, component).
       sendJson(res, 200, { id, version: at.version, head: meta.headVersion, title: at.draft.title, html: r.html, notes: r.notes });
     } },
+    { method: 'GET', re: /^\/$/, fn: (_req, res) => { res.writeHead(302, { location: '/build', 'cache-control': 'no-store' }); res.end(); } },
+    { method: 'GET', re: /^\/build$/, fn: (_req, res) => {
+      const csp = pageCspFor('');
+      send(res, 200, 'text/html; charset=utf-8', draftsPage({ sessionUrl, csp, css: [assetUrl('base.css'), assetUrl('build.css')], script: assetUrl('home.js') }), { 'content-security-policy': csp, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    } },
     { method: 'GET', re: /^\/build\/([^/]+)$/, fn: async (_req, res, m) => {
       const id = m[1]!;
-      // Another origin's session: its HTTP API and its /collab WebSocket (ws: or wss:, which a CSP
-      // source with an http(s) scheme does not cover).
-      const connect = sessionUrl === '' ? '' : ((o) => ` ${o} ${o.replace(/^http/, 'ws')}`)(new URL(sessionUrl).origin);
-      const csp = `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; connect-src 'self'${connect}; frame-src 'self'; form-action 'none'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'`;
+      const csp = pageCspFor(" frame-src 'self';");
       const html = buildPage({ draftId: id, sessionUrl, agent: config.agent === true, csp, css: [assetUrl('base.css'), assetUrl('build.css')], script: assetUrl('build.js'), editor: `/preview/assets/editor.js?v=${(await editorBundle()).hash}`, catalog });
       send(res, 200, 'text/html; charset=utf-8', html, { 'content-security-policy': csp, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
     } },
@@ -283,7 +289,8 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
     validTicket: (ticket, draftId) => tickets.valid(ticket, draftId),
     handle(req, res) {
       const url = new URL(req.url ?? '/', 'http://localhost');
-      if (!url.pathname.startsWith('/preview/') && !url.pathname.startsWith('/build/')) return false;
+      // `/` and `/build` are the drafts page (where npm start's URL leads); the rest is per draft.
+      if (url.pathname !== '/' && url.pathname !== '/build' && !url.pathname.startsWith('/preview/') && !url.pathname.startsWith('/build/')) return false;
       for (const r of routes) {
         const m = r.re.exec(url.pathname);
         if (!m) continue;

@@ -105,3 +105,54 @@ ${o.css.map((h) => `<link rel="stylesheet" href="${a(h)}">`).join('\n')}
 </html>
 `;
 }
+
+export interface DraftsPageOptions { sessionUrl: string; csp: string; css: string[]; script: string }
+
+/**
+ * `/build`: where `npm start`'s URL leads. The drafts the token can read, each opening its Build
+ * view, and a form that creates one and opens it. The same token as the Build view (this tab's
+ * sessionStorage), sent only in headers.
+ */
+export function draftsPage(o: DraftsPageOptions): string {
+  const a = (s: string): string => escapeHtml(s);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${a(metaCsp(o.csp))}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
+<title>Weft · drafts</title>
+${o.css.map((h) => `<link rel="stylesheet" href="${a(h)}">`).join('\n')}
+<script src="${a(o.script)}" defer></script>
+</head>
+<body class="wb" data-session-url="${a(o.sessionUrl)}">
+<header class="wb-bar wb-drafts-bar">
+  <div class="wb-brand"><span class="wb-logo" aria-hidden="true"></span>Weft <span class="wb-sep">/</span> <strong>drafts</strong></div>
+  <div class="wb-actions"><button type="button" id="wb-signout" class="wb-quiet" hidden>Sign out</button></div>
+</header>
+<form id="wb-login" class="wb-login" hidden>
+  <h1>Your drafts</h1>
+  <p>Paste a Weft token (<code>npm start</code> prints the admin token). It stays in this tab only (sessionStorage) and is sent in a header, never in a URL.</p>
+  <label>Token <input id="wb-token" type="password" autocomplete="off" spellcheck="false" required></label>
+  <button type="submit">Open</button>
+  <p class="wb-error" id="wb-login-error" role="alert"></p>
+</form>
+<main class="wb-drafts" id="wb-home" hidden>
+  <form id="wb-new" class="wb-new">
+    <h1>New draft</h1>
+    <label>Title <input id="wb-new-title" maxlength="200" placeholder="Home"></label>
+    <label>Id <input id="wb-new-id" pattern="[a-z][a-z0-9\\-]{0,40}" maxlength="41" placeholder="made from the title" spellcheck="false"></label>
+    <button type="submit" class="wb-primary">Create and open</button>
+    <p class="wb-error" id="wb-new-error" role="alert"></p>
+  </form>
+  <section>
+    <h2>Drafts</h2>
+    <ul id="wb-list" class="wb-list"></ul>
+    <p id="wb-none" class="wb-muted" hidden>No drafts yet: create the first one.</p>
+  </section>
+</main>
+</body>
+</html>`;
+}

@@ -30,6 +30,8 @@ export interface BuildView {
   allowed: RegExp[];
   emptyDraft(title?: string): Promise<string>;
   open(draftId: string, who: Who, ready?: string): Promise<Opened>;
+  /** A page at `path` (not signed in), its errors recorded like open()'s. */
+  visit(path: string, who: Who): Promise<Opened>;
   serverDraft(draftId: string): Promise<Draft>;
   /** Closes the pages of this test; returns the errors nobody allowed. */
   closePages(): Promise<string[]>;
@@ -63,6 +65,13 @@ export async function startBuildView(): Promise<BuildView> {
       return id;
     },
     async open(draftId, who, ready = '#wb-outline .wb-tree, #wb-empty') {
+      const o = await view.visit(`/build/${draftId}`, who);
+      await o.page.fill('#wb-token', tokens[who]);
+      await o.page.press('#wb-token', 'Enter');
+      await o.page.waitForSelector(ready, { timeout: 15_000 });
+      return o;
+    },
+    async visit(path, who) {
       const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
       const page = await ctx.newPage();
       const errors: string[] = [];
@@ -72,10 +81,7 @@ export async function startBuildView(): Promise<BuildView> {
       ctx.on('requestfailed', (r) => { if (!/ERR_ABORTED/.test(r.failure()?.errorText ?? '')) errors.push(`${who}: request failed ${r.method()} ${new URL(r.url()).pathname}: ${r.failure()?.errorText}`); });
       const socket = await holdable(page);
       opened.push({ page, ctx, errors, socket });
-      await page.goto(`${url}/build/${draftId}`);
-      await page.fill('#wb-token', tokens[who]);
-      await page.press('#wb-token', 'Enter');
-      await page.waitForSelector(ready, { timeout: 15_000 });
+      await page.goto(`${url}${path}`);
       return { page, ctx, errors, socket };
     },
     serverDraft: async (id) => (await admin.getDraft(id)).draft as Draft,

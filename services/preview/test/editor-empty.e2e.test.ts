@@ -26,6 +26,32 @@ async function until(id: string, f: (d: Draft) => unknown, timeout = 5000): Prom
   return last!;
 }
 
+describe('first contact: the URL npm start prints', () => {
+  it('leads to the drafts page: sign in, create a draft, land in its Build view, add a section', async () => {
+    const before = await v.emptyDraft('Already here');
+    const { page } = await v.visit('/', 'alice');
+    expect(new URL(page.url()).pathname).toBe('/build');
+    await page.fill('#wb-token', v.tokens.alice);
+    await page.press('#wb-token', 'Enter');
+    await page.waitForSelector(`#wb-list a[href="/build/${before}"]`, { timeout: 5000 });
+    await page.fill('#wb-new-title', 'My first page');
+    await page.click('#wb-new button[type="submit"]');
+    await page.waitForURL(/\/build\/my-first-page-[a-z0-9]+$/, { timeout: 5000 });
+    const id = new URL(page.url()).pathname.split('/').pop()!;
+    // The same tab's token: the Build view opens without asking again.
+    await page.waitForSelector('#wb-empty', { timeout: 15_000 });
+    expect((await v.serverDraft(id)).title).toBe('My first page');
+    await page.click('#wb-add-section');
+    await until(id, (x) => x.order.length === 1);
+    // A refused create says why, on the page.
+    await page.goto(`${v.url}/build`);
+    await page.fill('#wb-new-id', id);
+    await page.click('#wb-new button[type="submit"]');
+    await expect.poll(() => page.locator('#wb-new-error').innerText(), { timeout: 5000 }).toContain('already exists');
+    v.allowed.push(/HTTP 409 POST \/v1\/drafts/, /status of 409/);
+  });
+});
+
 describe('the Build view from an empty draft', () => {
   it('every outline, inspector and palette control works, checked over HTTP after each click', async () => {
     const id = await v.emptyDraft();
