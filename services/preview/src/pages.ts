@@ -21,19 +21,25 @@ export function catalogJson(): string {
 /** frame-ancestors is header-only; in a meta tag browsers ignore it with a console error. */
 const metaCsp = (csp: string): string => csp.split(';').map((d) => d.trim()).filter((d) => d !== '' && !d.startsWith('frame-ancestors')).join('; ');
 
-export function buildPage(o: BuildPageOptions): string {
+/** The head both pages share, up to their own scripts: CSP (also as a meta tag), styles, the deferred script. */
+function pageHead(title: string, csp: string, css: string[], script: string): string {
   const a = (s: string): string => escapeHtml(s);
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${a(metaCsp(o.csp))}">
+<meta http-equiv="Content-Security-Policy" content="${a(metaCsp(csp))}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <link rel="icon" href="data:,">
-<title>Build · ${a(o.draftId)}</title>
-${o.css.map((h) => `<link rel="stylesheet" href="${a(h)}">`).join('\n')}
-<script src="${a(o.script)}" defer></script>
+<title>${a(title)}</title>
+${css.map((h) => `<link rel="stylesheet" href="${a(h)}">`).join('\n')}
+<script src="${a(script)}" defer></script>`;
+}
+
+export function buildPage(o: BuildPageOptions): string {
+  const a = (s: string): string => escapeHtml(s);
+  return `${pageHead(`Build · ${o.draftId}`, o.csp, o.css, o.script)}
 <script src="${a(o.editor)}" type="module"></script>
 <script type="application/json" id="wb-catalog">${o.catalog}</script>
 </head>
@@ -115,17 +121,7 @@ export interface DraftsPageOptions { sessionUrl: string; csp: string; css: strin
  */
 export function draftsPage(o: DraftsPageOptions): string {
   const a = (s: string): string => escapeHtml(s);
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${a(metaCsp(o.csp))}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<link rel="icon" href="data:,">
-<title>Weft · drafts</title>
-${o.css.map((h) => `<link rel="stylesheet" href="${a(h)}">`).join('\n')}
-<script src="${a(o.script)}" defer></script>
+  return `${pageHead('Weft · drafts', o.csp, o.css, o.script)}
 </head>
 <body class="wb" data-session-url="${a(o.sessionUrl)}">
 <header class="wb-bar wb-drafts-bar">
