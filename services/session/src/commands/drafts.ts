@@ -82,7 +82,10 @@ export async function listDrafts(ctx: Ctx, p: Principal): Promise<DraftMeta[]> {
 /** Deletes a draft with everything kept for it (admin): its peers here are closed at once, its streams within a second. */
 export async function deleteDraft(ctx: Ctx, p: Principal, id: string): Promise<void> {
   if (!p.admin) throw new WeftError('FORBIDDEN', 'Only the admin token deletes drafts.');
-  // The room first: nothing more is appended from this node's mirror while the rows go.
+  // The rows first, then the room: a peer reconnecting in between reloads a draft that is gone
+  // (a room loaded before the delete committed is discarded by the forget). An append racing the
+  // delete either goes with the rows or finds no draft (the room breaks).
+  const deleted = await ctx.store.deleteDraft(id);
   ctx.rooms.forget(id);
-  if (!(await ctx.store.deleteDraft(id))) throw new WeftError('NOT_FOUND', `No draft "${id}".`);
+  if (!deleted) throw new WeftError('NOT_FOUND', `No draft "${id}".`);
 }

@@ -12,6 +12,11 @@ import type { RoomMirror, RoomOptions } from './room.ts';
 export class RoomManager {
   private readonly rooms = new Map<string, Room>();
   private readonly loading = new Map<string, Promise<Room | null>>();
+  /**
+   * Counts forget() calls: a load that a forget overtook reads the log again, so a room loaded
+   * from a draft as it was being deleted (a peer reconnecting at that moment) is never kept.
+   */
+  private forgets = 0;
   private readonly store: EventStore;
   private readonly roomOptions: RoomOptions;
   private mirrorFactory: ((room: Room, loaded: RoomLoad) => RoomMirror) | null = null;
@@ -104,7 +109,9 @@ export class RoomManager {
   /** One round trip (store.loadRoom): the JSON mirror and the Yjs lineage start from the same base and tail. */
   private async load(draftId: string): Promise<Room | null> {
     if (this.owns && !(await this.owns(draftId))) throw new NotOwner(draftId);
+    const forgets = this.forgets;
     const loaded = await this.store.loadRoom(draftId);
+    if (this.forgets !== forgets) return this.load(draftId);
     if (!loaded) return null;
     const draft = loaded.base ? (loaded.base.doc as unknown as Draft) : emptyDraft(draftId);
     let version = loaded.base?.version ?? 0;
@@ -129,6 +136,7 @@ export class RoomManager {
    * UNAVAILABLE and retry into NOT_FOUND), and the next get() finds no draft.
    */
   forget(draftId: string): void {
+    this.forgets++;
     for (const f of this.forgotten) f(draftId);
     const room = this.rooms.get(draftId);
     if (this.rooms.delete(draftId)) this.let(draftId);
