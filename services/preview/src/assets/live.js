@@ -182,12 +182,12 @@
     ticket = e.data.ticket;
     var actions = main.getAttribute('data-weft-actions');
     if (actions) main.setAttribute('data-weft-actions', actions.replace(/([?&]ticket=)[^&]*/, '$1' + encodeURIComponent(ticket)));
-    if (es.readyState === 2) open();
+    if (es.readyState === 2) openStream();
     schedule();
   });
 
   var es;
-  function open() {
+  function openStream() {
     es = new EventSource(base + '/changes' + q('&after=' + version));
     es.onmessage = onChange;
     // CLOSED: the server refused the stream (EventSource does not retry a 403); other errors retry by themselves.
@@ -202,5 +202,5 @@
     pending = merge(pending, { version: c.version, sections: s, order: Array.isArray(c.order) ? c.order : null, title: c.title });
     schedule();
   }
-  open();
+  openStream();
 })();

@@ -101,9 +101,10 @@ window.setInterval(() => {
   const el = document.getElementById('wb-save');
   const prov = peer?.provider;
   if (!el) return;
-  const inStep = !prov || (prov.isSynced && !prov.hasUnsyncedChanges);
-  outOfStepSince = inStep ? null : (outOfStepSince ?? Date.now());
-  const s = prov ? saveState({ synced: prov.isSynced, unsynced: prov.hasUnsyncedChanges, since: outOfStepSince, now: Date.now() }) : null;
+  const synced = prov?.isSynced ?? true;
+  const unsynced = prov?.hasUnsyncedChanges ?? false;
+  outOfStepSince = synced && !unsynced ? null : (outOfStepSince ?? Date.now());
+  const s = saveState({ synced, unsynced, since: outOfStepSince, now: Date.now() });
   el.hidden = s === null;
   if (s) { el.textContent = s.text; el.className = `wb-status ${s.cls}`; }
 }, 500);
