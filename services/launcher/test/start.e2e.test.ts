@@ -26,7 +26,9 @@ async function start(dataDir: string, env: Record<string, string> = {}): Promise
   let out = '';
   child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
   child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  // 'close', not 'exit': the output a test reads must include what was still in the pipes when the
+  // process ended (the start banner went missing once in CI, stopped right after the log line).
+  const exited = new Promise<number | null>((r) => child.once('close', (code) => r(code)));
   let done = false;
   void exited.then(() => { done = true; });
   for (let i = 0; i < 1200 && !done && !out.includes('Weft is running at'); i++) await new Promise((r) => setTimeout(r, 50));
