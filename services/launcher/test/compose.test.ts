@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEnv } from '@weft/ops';
+import { POSTGRES_MALLOC } from '@weft/testing';
 import type { EnvSpec } from '@weft/ops';
 import { CONFIG_SECTIONS, SERVICES } from '../src/config.ts';
 // @ts-expect-error — a plain .mjs script without types; its exports are read below.
@@ -59,6 +60,10 @@ describe('docker-compose.yml', () => {
     expect(SESSION_NODES).toEqual(['session-1', 'session-2', 'session-3']);
     expect(Object.keys(compose.services).sort()).toEqual(['nats', 'postgres', 'proxy', ...weftServices].sort());
     expect(compose.services['nats']!.command).toContain('-js');
+  });
+
+  it('Postgres keeps large blocks in its heap, as the test harness runs it', () => {
+    expect(compose.services['postgres']!.environment!['GLIBC_TUNABLES']).toBe(POSTGRES_MALLOC);
   });
 
   it('each session node has its own node id and the URL the others reach it at', () => {

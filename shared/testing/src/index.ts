@@ -1,4 +1,4 @@
-export { startPostgres, pgBinDir } from './postgres.ts';
+export { startPostgres, pgBinDir, POSTGRES_MALLOC } from './postgres.ts';
 export type { PostgresServer, StartPostgresOptions } from './postgres.ts';
 export { startNats } from './nats.ts';
 export type { NatsServer, StartNatsOptions } from './nats.ts';

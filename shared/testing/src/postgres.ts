@@ -76,10 +76,20 @@ function procStat(pid: number): { ppid: number } | null {
 
 const isRoot = (): boolean => userInfo().uid === 0;
 
+/**
+ * glibc malloc settings for the server (README "Separate processes and the compose stack"): a backend's blocks of up
+ * to 32 MB come from its heap and at most 64 MB of free heap is kept rather than handed back. By
+ * default glibc maps each large block (a replay page, a group commit's rows) fresh and unmaps it on
+ * free, so every query pays the page faults again: 11–14 µs each on these VMs, which made fetching a
+ * 10,000-step page 30 ms instead of 9 (shared/store/bench/replay.bench.ts).
+ */
+export const POSTGRES_MALLOC = 'glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=67108864';
+
 /** Runs a Postgres binary as the `postgres` user when we are root (Postgres refuses root). */
 function runPg(bin: string, args: string[]): string {
   const [cmd, argv] = isRoot() ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
-  return execFileSync(cmd, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const env = { ...process.env, GLIBC_TUNABLES: POSTGRES_MALLOC };
+  return execFileSync(cmd, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env });
 }
 
 export async function startPostgres(opts: StartPostgresOptions = {}): Promise<PostgresServer> {
