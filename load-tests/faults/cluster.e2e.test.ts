@@ -307,7 +307,7 @@ describe('several session nodes on one Postgres and one nats-server', () => {
     }
   }, 90_000);
 
-  it('SIGTERM of the owner: it lets its leases go first, exits within 5 s, and its peer moves to another node within 2 s', async () => {
+  it('SIGTERM of the owner: it lets its leases go first, exits within 3 s, and its peer moves to another node within 1 s, never back', async () => {
     const id = 'drain';
     const sql = postgres(pg.url, { max: 1, onnotice: () => {} });
     await seedDraft(client(0), id);
@@ -322,9 +322,10 @@ describe('several session nodes on one Postgres and one nats-server', () => {
     const exitMs = await exited;
     if (exitMs >= 2000) console.log(nodes[o]!.output().split("\n").filter((l) => l.includes("stopping") || l.includes("shutdown")).join("\n"));
     console.log(`[cluster] SIGTERM of node-${o}: exited in ${exitMs} ms; its peer wrote through another node ${moved} ms after the signal`);
-    expect(exitMs).toBeLessThan(5000);
+    // A draining node that took a lease again relayed the peer back to itself: 1.7 s, once no answer in 10 s.
+    expect(exitMs).toBeLessThan(3000);
     expect(moved).toBeGreaterThan(0);
-    expect(moved).toBeLessThan(2000);
+    expect(moved).toBeLessThan(1000);
     peer.close();
     await sql.end();
     nodes[o] = await startNode(o);

@@ -192,10 +192,13 @@ export function runStoreContract(name: string, factory: () => Promise<StoreHandl
       expect(a).toMatchObject({ node: 'n1', url: 'http://n1' });
       expect((await store.acquireLease(id, 'n1', 'http://n1', 60_000))!.epoch).toBe(a.epoch);
       expect(await store.acquireLease(id, 'n2', 'http://n2', 60_000)).toMatchObject({ node: 'n1', url: 'http://n1', epoch: a.epoch });
+      expect(await store.readLease(id)).toMatchObject({ node: 'n1', url: 'http://n1', epoch: a.epoch });
+      expect(await store.readLease(uid('none'))).toBeNull();
       expect(await store.renewLeases('n1', [id, uid('other')], 60_000)).toEqual(new Map([[id, a.epoch]]));
       expect(await store.ownedCount('n1')).toBeGreaterThanOrEqual(1);
       expect(await store.releaseLeases('n1')).toBeGreaterThanOrEqual(1);
       expect((await store.renewLeases('n1', [id], 60_000)).size).toBe(0);
+      expect(await store.readLease(id)).toMatchObject({ node: null, url: null, epoch: a.epoch });
       const b = (await store.acquireLease(id, 'n2', 'http://n2', 60_000))!;
       expect(b).toMatchObject({ node: 'n2', epoch: a.epoch + 1 });
     });

@@ -12,7 +12,7 @@ import { readOpsPage } from './replay/ops-page.ts';
 import type { OpsPage } from './replay/ops-page.ts';
 import { latestSnapshot, latestYSnapshot, listSnapshots, snapshotVersions, startEpoch, writeSnapshot } from './snapshots.ts';
 import { loadRoom } from './load-room.ts';
-import { acquireLease, ownedCount, releaseLeases, renewLeases } from './leases.ts';
+import { acquireLease, ownedCount, readLease, releaseLeases, renewLeases } from './leases.ts';
 import type { Fence, LeaseView } from './leases.ts';
 import { readStepViewsPage, readStepViewsText } from './read-step-views.ts';
 import type { StepViewsPage } from './read-step-views.ts';
@@ -56,6 +56,8 @@ export class EventStore {
   acquireLease(draftId: string, node: string, url: string, ttlMs: number): Promise<LeaseView | null> { return acquireLease(this.db, draftId, node, url, ttlMs); }
   renewLeases(node: string, draftIds: readonly string[], ttlMs: number): Promise<Map<string, number>> { return renewLeases(this.db, node, draftIds, ttlMs); }
   releaseLeases(node: string): Promise<number> { return releaseLeases(this.db, node); }
+  /** The lease as it stands, taking nothing (null: no such draft). */
+  readLease(draftId: string): Promise<LeaseView | null> { return readLease(this.db, draftId); }
   ownedCount(node: string): Promise<number> { return ownedCount(this.db, node); }
   findByOpId(draftId: string, opId: string): Promise<StoredStep | null> { return findByOpId(this.db, draftId, opId); }
   findByOpIds(draftId: string, opIds: readonly string[]): Promise<Map<string, StoredStep>> { return findByOpIds(this.db, draftId, opIds); }

@@ -51,6 +51,18 @@ async function acquireOnce(db: Kysely<DB>, draftId: string, node: string, url: s
   return { node: r.owner_node, url: r.owner_url, epoch: int(r.lease_epoch), expiresAt: r.lease_expires_at };
 }
 
+/**
+ * The draft's lease as it stands, taking nothing (a node that is shutting down still names the
+ * owner but never becomes it). `node` is null when no unexpired lease is held. Null: no such draft.
+ */
+export async function readLease(db: Kysely<DB>, draftId: string): Promise<LeaseView | null> {
+  const r = await db.selectFrom('drafts')
+    .select(['owner_node', 'owner_url', 'lease_epoch', 'lease_expires_at', sql<boolean>`lease_expires_at > now()`.as('live')])
+    .where('id', '=', draftId).executeTakeFirst();
+  if (r === undefined) return null;
+  return r.live ? { node: r.owner_node, url: r.owner_url, epoch: int(r.lease_epoch), expiresAt: r.lease_expires_at } : { node: null, url: null, epoch: int(r.lease_epoch), expiresAt: r.lease_expires_at };
+}
+
 /** Renews every lease `node` still holds among `draftIds`, in one statement; answers the ones it kept. */
 export async function renewLeases(db: Kysely<DB>, node: string, draftIds: readonly string[], ttlMs: number): Promise<Map<string, number>> {
   if (draftIds.length === 0) return new Map();

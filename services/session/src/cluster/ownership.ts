@@ -26,6 +26,8 @@ export class Ownership {
   private readonly held = new Map<string, { epoch: number; until: number }>();
   private readonly lost: ((draftId: string) => void)[] = [];
   private timer: NodeJS.Timeout | null = null;
+  /** Shutting down: names owners but never takes a lease again (release()). */
+  private released = false;
 
   constructor(store: EventStore, node: NodeIdentity, ttlMs: number, log: Logger) {
     this.store = store;
@@ -44,6 +46,7 @@ export class Ownership {
 
   /** This node (with the fence to append under) or the owner's URL; null when there is no such draft. */
   async resolve(draftId: string): Promise<Owner | null> {
+    if (this.released) return this.lookUp(draftId);
     const h = this.held.get(draftId);
     // Trust our own lease only well inside its term: near the end, ask Postgres again.
     if (h && Date.now() < h.until - this.ttlMs / 3) return { self: true, fence: { node: this.node.id, epoch: h.epoch } };
@@ -59,6 +62,18 @@ export class Ownership {
     // No owner to name yet (another node is taking the lease this instant): a typed 503, retry.
     if (!lease.url) throw new WeftError('UNAVAILABLE', `Draft "${draftId}" is moving to another session node; retry shortly (writes: with the same opId).`, { retryAfterMs: 250 });
     return { self: false, url: lease.url };
+  }
+
+  /**
+   * A draining node forwards to the owner it finds; with no other owner yet it answers a typed 503
+   * (a peer's socket closes 4500 and fails over). Were it to take the lease again, the peers it just
+   * sent away would be relayed back to it and sent away once more when it exits.
+   */
+  private async lookUp(draftId: string): Promise<Owner | null> {
+    const lease = await this.store.readLease(draftId);
+    if (!lease) return null;
+    if (lease.node !== null && lease.node !== this.node.id && lease.url) return { self: false, url: lease.url };
+    throw new WeftError('UNAVAILABLE', `Session node ${this.node.id} is shutting down and draft "${draftId}" has no other owner yet; retry shortly (writes: with the same opId).`, { retryAfterMs: 250 });
   }
 
   /** The fence of a draft this node holds (null: not held — the room must not commit). */
@@ -91,13 +106,18 @@ export class Ownership {
     }
   }
 
-  /** Lets every lease go (SIGTERM): other nodes take the drafts over without waiting for expiry. */
+  /**
+   * Lets every lease go (SIGTERM): other nodes take the drafts over without waiting for expiry. The
+   * leases go in Postgres before the peers are sent away, so the node a peer fails over to can take
+   * the draft at once instead of relaying the peer back here.
+   */
   async release(): Promise<void> {
+    this.released = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     const ids = [...this.held.keys()];
-    for (const id of ids) this.drop(id);
     await this.store.releaseLeases(this.node.id).catch((e: unknown) => this.log.warn('lease release failed', { error: String(e) }));
+    for (const id of ids) this.drop(id);
   }
 
   private drop(draftId: string): void {
