@@ -1,7 +1,8 @@
 // B6 replay (PERFORMANCE.md) in a process of its own, each phase timed, on Postgres 15 (fsync on):
 // a 100k-event draft, then fetch (pages of 10,000 steps as JSON text; one after another, and all
 // at once), parse (one JSON.parse per page), fold, and loadDraft end to end (the pages parsed and
-// folded in the replay worker while the next are fetched), each the median of --reps runs.
+// folded in the replay worker while the next are fetched; pages sized to ~100 KB) beside loadDraft
+// with 10,000-step pages two ahead (the earlier default), each the median of --reps runs.
 //   npx tsx shared/store/bench/replay.bench.ts [--events 100000] [--reps 8]
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -43,7 +44,7 @@ try {
   await sql`VACUUM ANALYZE`.execute(conn.db);
   await loadDraft(store, id, PAGE * 2 + 1); // starts the replay worker (once per process), not timed
 
-  const t = { serial: [] as number[], together: [] as number[], parse: [] as number[], fold: [] as number[], load: [] as number[] };
+  const t = { serial: [] as number[], together: [] as number[], parse: [] as number[], fold: [] as number[], load: [] as number[], load10k: [] as number[] };
   let draft = emptyDraft(id);
   for (let rep = 0; rep < REPS; rep++) {
     let s = performance.now();
@@ -63,6 +64,9 @@ try {
     s = performance.now();
     const loaded = await loadDraft(store, id);
     t.load.push(performance.now() - s);
+    s = performance.now();
+    await loadDraft(store, id, undefined, { pageSize: PAGE, ahead: 2 });
+    t.load10k.push(performance.now() - s);
     if (loaded.version !== N || JSON.stringify(loaded.draft) !== JSON.stringify(draft)) throw new Error('loadDraft and the phases disagree');
   }
   console.log(`${N.toLocaleString('en')} events, pages of ${PAGE.toLocaleString('en')}, median of ${REPS}:`);
@@ -71,6 +75,7 @@ try {
   console.log(`  parse (JSON.parse per page)     ${median(t.parse).toFixed(1)} ms = ${rate(median(t.parse))}`);
   console.log(`  fold (apply in place)           ${median(t.fold).toFixed(1)} ms = ${rate(median(t.fold))}`);
   console.log(`  loadDraft end to end (worker)   ${median(t.load).toFixed(1)} ms = ${rate(median(t.load))}  (runs: ${t.load.map((x) => x.toFixed(0)).join(', ')} ms)`);
+  console.log(`  … with 10,000-step pages, 2 ahead ${median(t.load10k).toFixed(1)} ms = ${rate(median(t.load10k))}  (${(median(t.load10k) / median(t.load)).toFixed(2)}× the time)`);
 } finally {
   await conn.close();
   await pg.destroy();

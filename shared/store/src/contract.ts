@@ -252,6 +252,19 @@ export function runStoreContract(name: string, factory: () => Promise<StoreHandl
       await expect(loadDraft(store, id)).rejects.toThrow(/v4 does not replay/);
     });
 
+    it('loadDraft over pages sized by their text: small and large steps, any bound, the same draft as folding every step', async () => {
+      const id = uid('ld-sized');
+      await store.createDraft({ id, title: '', createdBy: 'u' });
+      // 3,000 steps: runs of ~60-byte steps and of ~3 KB steps, so the page size changes on the way.
+      const value = (i: number): string => (Math.floor(i / 700) % 2 === 1 ? `big-${i}-`.padEnd(3000, 'x') : `t${i}`);
+      const steps = Array.from({ length: 3000 }, (_, i) => step(`z${i}`, { ops: [{ op: 'replace', path: '/title', value: value(i) }] }));
+      for (let v = 0; v < steps.length; v += 500) expect((await store.append(id, v, steps.slice(v, v + 500))).ok).toBe(true);
+      for (const upTo of [undefined, 1, 999, 1000, 1001, 1777, 2999]) {
+        const v = upTo ?? 3000;
+        expect(await loadDraft(store, id, upTo)).toEqual({ draft: { id, title: value(v - 1), order: [], sections: {} }, version: v, snapshotVersion: 0 });
+      }
+    });
+
     it('loadDraft refuses a log with a hole instead of folding around it', async () => {
       const id = uid('gap');
       await store.createDraft({ id, title: '', createdBy: 'u' });

@@ -1,7 +1,7 @@
 // Any version of a draft: the latest snapshot at or below it, plus the log up to it. Used by the
 // session's rooms, `?version=N`, the preview and the checkpointer, so replay has one definition
 // (replay/fold-page.ts). A tail that fits one page is folded here; a longer log is folded in the
-// replay worker page by page while the next page is fetched (PERFORMANCE.md B6).
+// replay worker page by page while the next pages are fetched (PERFORMANCE.md B6).
 import { emptyDraft } from '@weft/core';
 import type { Draft } from '@weft/core';
 import type { EventStore } from './event-store.ts';
@@ -10,14 +10,25 @@ import { foldPage } from './replay/fold-page.ts';
 import type { OpsPage } from './replay/ops-page.ts';
 
 export interface ReplayOptions {
-  /** Steps per page (one query, one JSON text). */
+  /** Steps per page (one query, one JSON text); default: sized to PAGE_BYTES. */
   pageSize?: number;
+  /** Pages asked for ahead of the one being folded. */
+  ahead?: number;
 }
-const PAGE = 10_000;
-const AHEAD = 2;
+/**
+ * Pages are sized from the steps seen so far to stay under ~100 KB of text: V8 keeps a string over
+ * 128 KB in a space of its own, mapped fresh and unmapped after GC, and on our VMs (11–14 µs a page
+ * fault) 10,000-step pages of 850 KB made a 100k-step replay 570k steps/s against 740k at ~1,000
+ * steps, four ahead (shared/store/bench/replay.bench.ts).
+ */
+const PAGE_BYTES = 100_000;
+const FIRST_PAGE = 1000;
+const AHEAD = 4;
+const pageFor = (p: OpsPage): number => Math.max(100, Math.min(10_000, Math.floor((PAGE_BYTES * p.count) / p.text.length)));
 
 export async function loadDraft(store: EventStore, draftId: string, upTo?: number, opts: ReplayOptions = {}): Promise<{ draft: Draft; version: number; snapshotVersion: number }> {
-  const pageSize = opts.pageSize ?? PAGE;
+  let pageSize = opts.pageSize ?? FIRST_PAGE;
+  const aheadMax = opts.ahead ?? AHEAD;
   const snap = await store.latestSnapshot(draftId, upTo);
   const base = snap ? snap.version : 0;
   const start = (): Draft => (snap ? (structuredClone(snap.doc) as unknown as Draft) : emptyDraft(draftId));
@@ -31,7 +42,7 @@ export async function loadDraft(store: EventStore, draftId: string, upTo?: numbe
   }
   let last = base;
   // Pages are version ranges, so the next ones can be asked for before this one arrives: Postgres
-  // renders two pages ahead (on its own backends) while the worker parses and folds this one.
+  // renders a few pages ahead (on its own backends) while the worker parses and folds this one.
   const pages = async function* (): AsyncGenerator<OpsPage> {
     const ahead: Promise<OpsPage | null>[] = [];
     let asked = first.last;
@@ -43,7 +54,8 @@ export async function loadDraft(store: EventStore, draftId: string, upTo?: numbe
     };
     let page: OpsPage | null = first;
     while (page) {
-      while (page.more && ahead.length < AHEAD && (upTo === undefined || asked < upTo)) ask();
+      if (opts.pageSize === undefined) pageSize = pageFor(page);
+      while (page.more && ahead.length < aheadMax && (upTo === undefined || asked < upTo)) ask();
       last = page.last;
       yield page;
       if (!page.more) return;
