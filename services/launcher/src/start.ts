@@ -13,7 +13,7 @@ import { build as buildCheckpointer, checkpointerMetrics, parseConfig as parseCh
 import { migrateToLatest } from '@weft/migrations';
 import { accessLog, ConfigError, createLogger, createRegistry, exitOnStartupError, logEnv, parseEnv, probes, routeConsole } from '@weft/ops';
 import type { ReadinessChecks } from '@weft/ops';
-import { build as buildPreview, parseConfig as parsePreviewConfig } from '@weft/preview';
+import { build as buildPreview, parseConfig as parsePreviewConfig, Tickets } from '@weft/preview';
 import { actionsExtension, collabExtension, listen, mcpExtension, parseConfig } from '@weft/session';
 import { connectPostgres, DamagedDataDir, DataDirInUse, EventStore, openPGlite, SessionStore, TokenStore, WebhookStore } from '@weft/store';
 import { build as buildWebhooks, parseConfig as parseWebhooksConfig, webhookMetrics } from '@weft/webhooks';
@@ -57,9 +57,14 @@ async function main(): Promise<void> {
   const tokens = new TokenStore(conn.db);
   const registry = createRegistry();
 
+  // One ticket key for the preview (which mints view tickets) and the session (which takes them on
+  // reader actions): the same WEFT_PREVIEW_SECRET on every node, or one kept under the data dir.
+  const ticketSecret = cfg.preview.ticketSecret ?? persistedSecret(dataDir, 'preview-secret');
   const preview = services.has('preview')
-    ? buildPreview({ store, tokens, bus, log: logger('preview'), registry }, { ...cfg.preview, ticketSecret: cfg.preview.ticketSecret ?? persistedSecret(dataDir, 'preview-secret'), adminToken, agent: services.has('session') })
+    ? buildPreview({ store, tokens, bus, log: logger('preview'), registry }, { ...cfg.preview, ticketSecret, adminToken, agent: services.has('session') })
     : null;
+  const tickets = preview ? null : new Tickets(ticketSecret, Date.now);
+  const verifyTicket = (ticket: string, draftId: string): boolean => (preview ? preview.validTicket(ticket, draftId) : tickets!.valid(ticket, draftId));
   const checkpointer = services.has('checkpointer')
     ? buildCheckpointer({ store, bus, log: logger('checkpointer'), onCheckpoint: checkpointerMetrics(registry) }, cfg.checkpointer)
     : null;
@@ -79,7 +84,7 @@ async function main(): Promise<void> {
     const agent = agentHandler({ sessionUrl: () => sessionUrl, model: cfg.model.ok ? cfg.model.value : null });
     const session = await listen(
       { store, tokens, sessions: new SessionStore(conn.db), bus, log: logger('session'), registry },
-      config, [collabExtension(), mcpExtension(), actionsExtension(preview ? { verifyTicket: (tk, id) => preview.validTicket(tk, id) } : {})],
+      config, [collabExtension(), mcpExtension(), actionsExtension({ verifyTicket })],
       (req, res) => agent(req, res) || (preview?.handle(req, res) ?? false),
     );
     url = sessionUrl = session.url;

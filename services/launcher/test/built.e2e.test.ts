@@ -243,7 +243,7 @@ describe('the built services, as compose runs them', () => {
     }
   });
 
-  it('behind the compose proxy (Caddy, the repo\'s Caddyfile): the Build view in Chromium, live over SSE and WebSocket through it', async () => {
+  it('behind the compose proxy (Caddy, the repo\'s Caddyfile): the Build view in Chromium, live over SSE and WebSocket through it; a reader action in its page reaches the session process', async () => {
     // The compose file's service names become this machine's ports (all three session names: the
     // one session process here); the routes are the file's.
     const session = procs['session']!.url.replace('http://', '');
@@ -270,6 +270,13 @@ describe('the built services, as compose runs them', () => {
       await page.frameLocator('#wb-frame').locator('h2[data-component-id="title"]').waitFor({ timeout: 10_000 });
       const served = await (await api(`/v1/drafts/${id}`)).json() as { draft: { sections: Record<string, { components: Record<string, { props?: Record<string, unknown> }> }> } };
       expect(served.draft.sections['hero']!.components['title']!.props!['level']).toBe(2);
+      // A reader's Toggle in the page posts its action with the frame's ticket, which the session
+      // process (not the preview that minted it) takes: the same WEFT_PREVIEW_SECRET on both.
+      const plan = { id: 'plan', kind: 'surface', catalog: 'weft@1', data: { period: 'monthly' }, components: { root: { id: 'root', component: 'Stack', children: ['period'] }, period: { id: 'period', component: 'Toggle', props: { options: ['monthly', 'yearly'], value: { path: '/period' }, event: 'plan.period' } } } };
+      expect((await api(`/v1/drafts/${id}/ops`, { opId: 'px-2', ops: [{ op: 'add', path: '/sections/plan', value: plan }, { op: 'add', path: '/order/-', value: 'plan' }] })).status).toBe(200);
+      await page.frameLocator('#wb-frame').getByText('yearly', { exact: true }).click({ timeout: 20_000 });
+      const period = async (): Promise<unknown> => ((await (await api(`/v1/drafts/${id}`)).json()) as { draft: { sections: Record<string, { data: Record<string, unknown> }> } }).draft.sections['plan']!.data['period'];
+      await expect.poll(period, { timeout: 10_000 }).toBe('yearly');
       expect(errors).toEqual([]);
     } finally {
       await browser.close();

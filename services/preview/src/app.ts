@@ -171,7 +171,10 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
     return { read: scopeAllows(rec.scopes, draftId, 'read'), write: scopeAllows(rec.scopes, draftId, 'write'), actor, readable };
   };
 
-  const pageCsp = cspWithStyleHash(DEFAULT_CSP, baseStyles);
+  // A live page posts reader actions to the session: its origin too when that is another one (in the
+  // header and in the page's own meta policy, which both apply).
+  const liveCsp = sessionUrl === '' ? DEFAULT_CSP : DEFAULT_CSP.replace("connect-src 'self'", `connect-src 'self' ${new URL(sessionUrl).origin}`);
+  const pageCsp = cspWithStyleHash(liveCsp, baseStyles);
 
   const routes: { method: string; re: RegExp; fn: (req: IncomingMessage, res: ServerResponse, m: string[], url: URL) => Promise<void> | void }[] = [
     { method: 'GET', re: /^\/preview\/assets\/(live\.js|build\.js|home\.js|build\.css|base\.css|editor\.js|runtime\.js)$/, fn: async (_req, res, m, url) => {
@@ -210,10 +213,11 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
       live.lastViewed = now();
       const runtime = await runtimeScript();
       const html = renderPage(await sources.resolve(live.draft, readable), {
-        title: live.draft.title || id, scripts: [assetUrl('live.js')],
+        title: live.draft.title || id, scripts: [assetUrl('live.js')], csp: liveCsp,
         runtime: `/preview/assets/runtime.js?v=${runtime.hash}`,
-        // Reader events go to the session's API, same origin only (the all-in-one mount).
-        ...(sessionUrl === '' ? { actions: `/v1/drafts/${id}/actions?ticket=${encodeURIComponent(url.searchParams.get('ticket') ?? '')}` } : {}),
+        // Reader events go to the session's API (its origin allows this one: WEFT_CORS_ORIGINS), which
+        // takes the page's ticket (the same WEFT_PREVIEW_SECRET on every node).
+        actions: `${sessionUrl}/v1/drafts/${id}/actions?ticket=${encodeURIComponent(url.searchParams.get('ticket') ?? '')}`,
       })
         .replace('<main class="weft-page"', `<main class="weft-page" data-version="${live.version}"`);
       send(res, 200, 'text/html; charset=utf-8', html, {

@@ -6,7 +6,7 @@ import type { PreviewConfig } from './app.ts';
 
 export const previewEnv = {
   WEFT_SESSION_URL: optionalUrl('Base URL of the session API the Build view calls from the browser; unset = the page\'s own origin (behind one proxy, or in `npm start`). Another origin must be allowed there: WEFT_CORS_ORIGINS on the session', ['http', 'https']),
-  WEFT_PREVIEW_SECRET: optional('HMAC key for view tickets; unset = generated once and kept under WEFT_DATA_DIR (the standalone preview: random per process). Set the same value on every preview node', { secret: true }),
+  WEFT_PREVIEW_SECRET: optional('HMAC key for view tickets; unset = generated once and kept under WEFT_DATA_DIR (required by the standalone preview). Set the same value on every preview and session node (the session takes the tickets on reader actions)', { secret: true }),
 } as const;
 
 export const standaloneEnv = {

@@ -2,7 +2,7 @@
 // API calls, WEFT_ADMIN_TOKEN). Only this file reads process.env (CONVENTIONS.md §15).
 import { createServer } from 'node:http';
 import { createNatsBus } from '@weft/bus';
-import { accessLog, createRegistry, exitOnStartupError, loggerFromEnv, probes, routeConsole } from '@weft/ops';
+import { accessLog, ConfigError, createRegistry, exitOnStartupError, loggerFromEnv, probes, routeConsole } from '@weft/ops';
 import { connectPostgres, EventStore, TokenStore } from '@weft/store';
 import { build } from './app.ts';
 import { parseConfig, parseStandalone } from './config.ts';
@@ -11,6 +11,9 @@ async function main(): Promise<void> {
   const env = process.env;
   const standalone = parseStandalone(env);
   const config = parseConfig(env, standalone.adminToken);
+  // A key made up per process would refuse every open page's ticket after a restart, and the
+  // session nodes could never take a reader action's ticket: the standalone preview needs the shared one.
+  if (!config.ticketSecret) throw new ConfigError('WEFT_PREVIEW_SECRET', 'is required by the standalone preview: set the same value on the session nodes');
   const log = loggerFromEnv('preview', env);
   routeConsole(log);
   const conn = connectPostgres(standalone.databaseUrl, { prepare: standalone.dbPrepare });

@@ -8,9 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import { TokenStore } from '@weft/store';
+import { actionsExtension, collabExtension } from '@weft/session';
 import { ADMIN, startTestSession } from '../../session/test/helpers.ts';
 import type { TestSession } from '../../session/test/helpers.ts';
 import { build } from '../src/app.ts';
+import { Tickets } from '../src/tickets.ts';
 import type { Preview } from '../src/app.ts';
 import { CHROMIUM_LAUNCH, closeStack } from './stack.ts';
 
@@ -33,7 +35,9 @@ beforeAll(async () => {
   const holder: { preview: Preview | null } = { preview: null };
   pages = await listen((req, res) => { if (!holder.preview?.handle(req, res)) { res.statusCode = 404; res.end(); } });
   pageOrigin = `http://localhost:${pages.port}`;
-  session = await startTestSession({ corsOrigins: [pageOrigin] });
+  // The session takes the page's tickets on reader actions: the preview's key (WEFT_PREVIEW_SECRET).
+  const tickets = new Tickets('e2e', Date.now);
+  session = await startTestSession({ corsOrigins: [pageOrigin] }, undefined, () => [collabExtension(), actionsExtension({ verifyTicket: (tk, id) => tickets.valid(tk, id) })]);
   preview = build({ store: session.store, tokens: new TokenStore(session.db.db), bus: session.bus }, { adminToken: ADMIN, ticketSecret: 'e2e', sessionUrl: session.url });
   holder.preview = preview;
   browser = await chromium.launch(CHROMIUM_LAUNCH);
@@ -67,6 +71,35 @@ describe('the Build view on another origin than the session', () => {
       expect(errors).toEqual([]);
     } finally {
       await ctx.close();
+    }
+  });
+
+  it('a reader of the page on the preview\'s origin changes a Toggle: the action reaches the session, which writes the bound value', async () => {
+    const id = `xa${Date.now().toString(36)}`;
+    await session.admin.createDraft(id, 'Cross-origin actions');
+    const section = {
+      id: 'plan', kind: 'surface', catalog: 'weft@1', data: { period: 'monthly' },
+      components: {
+        root: { id: 'root', component: 'Stack', children: ['period', 'shown'] },
+        period: { id: 'period', component: 'Toggle', props: { options: ['monthly', 'yearly'], value: { path: '/period' }, label: 'Billing', event: 'plan.period' } },
+        shown: { id: 'shown', component: 'Text', props: { text: { path: '/period' } } },
+      },
+    };
+    expect((await session.admin.submit(id, { opId: `${id}-s`, ops: [{ op: 'add', path: '/sections/plan', value: section }, { op: 'add', path: '/order/-', value: 'plan' }] })).refused).toEqual([]);
+    const minted = await fetch(`${pageOrigin}/preview/${id}/ticket`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}` } });
+    const { url } = (await minted.json()) as { url: string };
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    // A CSP block or a refused CORS preflight shows here (the page has no favicon: Chromium's ask is not ours).
+    page.on('console', (m) => { if (m.type() === 'error' && !m.location().url.endsWith('/favicon.ico')) errors.push(m.text()); });
+    try {
+      await page.goto(`${pageOrigin}${url}`);
+      expect(await page.locator('main.weft-page').getAttribute('data-weft-actions')).toMatch(new RegExp(`^${session.url}/v1/drafts/${id}/actions\\?ticket=`));
+      await page.getByText('yearly', { exact: true }).click();
+      await expect.poll(async () => (await session.admin.getDraft(id)).draft.sections['plan']!.data['period'], { timeout: 5000 }).toBe('yearly');
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
     }
   });
 

@@ -32,7 +32,7 @@ export interface PageOptions extends RenderOptions {
   inlineRuntime?: string;
   /** `<meta name="generator">` text (the export names the draft and version it came from). */
   generator?: string;
-  /** Same-origin endpoint the runtime posts reader events to (`main[data-weft-actions]`). */
+  /** Where the runtime posts reader events (`main[data-weft-actions]`): a path, or the session's URL on another origin. */
   actions?: string;
 }
 
@@ -59,7 +59,7 @@ export function renderPage(draft: Draft, opts: PageOptions): string {
   const styled = cspWithStyleHash(opts.csp ?? DEFAULT_CSP, css);
   const csp = inline === undefined ? styled : withScriptHash(styled, cspHash(inline));
   const runtime = opts.runtime !== undefined && opts.inlineRuntime === undefined ? sameOrigin(opts.runtime) : undefined;
-  const actions = opts.actions !== undefined ? sameOrigin(opts.actions) : undefined;
+  const actions = opts.actions !== undefined ? endpoint(opts.actions) : undefined;
   const scripts = [...(opts.scripts ?? []), ...(interactive && runtime !== undefined ? [runtime] : [])]
     .map((src) => checkUrl(src, 'link'))
     .filter((c): c is { ok: true; url: string } => c.ok && c.url.startsWith('/'))
@@ -95,6 +95,12 @@ function withScriptHash(csp: string, hash: string): string {
 function inlineScript(js: string): string {
   if (/<\/script|<!--/i.test(js)) throw new Error('inlineRuntime holds "</script" or "<!--"; it cannot be inlined');
   return js;
+}
+
+/** A path on this origin, or an http(s) URL (the session's API on another origin; the CSP bounds it). */
+function endpoint(url: string): string | undefined {
+  const c = checkUrl(url, 'link');
+  return c.ok && /^(?:\/(?![/\\])|https?:\/\/)/.test(c.url) ? c.url : undefined;
 }
 
 /** A same-origin path (`/…`, not `//…`) after the URL policy, or undefined. */

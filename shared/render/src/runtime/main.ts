@@ -132,7 +132,9 @@ function write(el: HTMLInputElement, s: Surface, done: boolean): void {
 function emit(s: Surface, el: Element, context: Obj): void {
   const name = el.getAttribute('data-weft-event');
   const url = doc.querySelector('main[data-weft-actions]')?.getAttribute('data-weft-actions');
-  if (!name || !url || !url.startsWith('/')) return;
+  // The page's own API, or the session's on another origin (WEFT_SESSION_URL): the page's CSP
+  // connect-src names the only origins a fetch can reach.
+  if (!name || !url || !/^(?:\/(?!\/)|https?:\/\/)/.test(url)) return;
   const body = { action: { name, surfaceId: s.root.getAttribute('data-section-id'), sourceComponentId: el.getAttribute('data-component-id'), timestamp: new Date().toISOString(), context } };
   void fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), credentials: 'same-origin' }).catch(() => undefined);
 }
