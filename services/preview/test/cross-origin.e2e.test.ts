@@ -8,8 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import { TokenStore } from '@weft/store';
-import { actionsExtension, collabExtension } from '@weft/session';
-import { ADMIN, startTestSession } from '../../session/test/helpers.ts';
+import { ADMIN, startTestSession, withReaderActions } from '../../session/test/helpers.ts';
 import type { TestSession } from '../../session/test/helpers.ts';
 import { build } from '../src/app.ts';
 import { Tickets } from '../src/tickets.ts';
@@ -37,7 +36,7 @@ beforeAll(async () => {
   pageOrigin = `http://localhost:${pages.port}`;
   // The session takes the page's tickets on reader actions: the preview's key (WEFT_PREVIEW_SECRET).
   const tickets = new Tickets('e2e', Date.now);
-  session = await startTestSession({ corsOrigins: [pageOrigin] }, undefined, () => [collabExtension(), actionsExtension({ verifyTicket: (tk, id) => tickets.valid(tk, id) })]);
+  session = await startTestSession({ corsOrigins: [pageOrigin] }, undefined, withReaderActions((tk, id) => tickets.valid(tk, id)));
   preview = build({ store: session.store, tokens: new TokenStore(session.db.db), bus: session.bus }, { adminToken: ADMIN, ticketSecret: 'e2e', sessionUrl: session.url });
   holder.preview = preview;
   browser = await chromium.launch(CHROMIUM_LAUNCH);

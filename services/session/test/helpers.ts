@@ -10,6 +10,7 @@ import type { SessionConfig } from '../src/config.ts';
 import { silentLogger } from '@weft/ops';
 import type { App, Extension } from '../src/app.ts';
 import { collabExtension } from '../src/collab/collab.ts';
+import { actionsExtension } from '../src/actions/extension.ts';
 
 export const ADMIN = 'test-admin-token';
 
@@ -28,6 +29,9 @@ export interface TestSession {
   restart(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** The Yjs door plus reader actions that take view tickets this way (the launcher passes the preview's check). */
+export const withReaderActions = (verifyTicket: (ticket: string, draftId: string) => boolean) => (): Extension[] => [collabExtension(), actionsExtension({ verifyTicket })];
 
 /** `now`: the service's clock (Deps.now), for tests that must not depend on how fast the machine is. */
 export async function startTestSession(overrides: Partial<SessionConfig> = {}, db?: TestDatabase, extensions: () => Extension[] = () => [collabExtension()], now?: () => number): Promise<TestSession> {
