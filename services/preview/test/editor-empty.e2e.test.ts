@@ -50,6 +50,29 @@ describe('first contact: the URL npm start prints', () => {
     await expect.poll(() => page.locator('#wb-new-error').innerText(), { timeout: 5000 }).toContain('already exists');
     v.allowed.push(/HTTP 409 POST \/v1\/drafts/, /status of 409/);
   });
+
+  it('the editor joins even when its script arrives after the token (a cold cache): created from the drafts page, then reloaded', async () => {
+    const { page } = await v.visit('/', 'alice');
+    // The bundle held back until the Build view has its ticket: build.js announces the token
+    // before the module runs. Before the handoff on window, the page stayed at "Connecting the editor…".
+    await page.route('**/preview/assets/editor.js*', async (route) => {
+      await page.waitForResponse((r) => /\/preview\/[^/]+\/ticket$/.test(new URL(r.url()).pathname), { timeout: 10_000 }).catch(() => {});
+      await new Promise((r) => setTimeout(r, 300));
+      await route.continue();
+    });
+    await page.fill('#wb-token', v.tokens.alice);
+    await page.press('#wb-token', 'Enter');
+    await page.fill('#wb-new-title', 'Cold cache');
+    await page.click('#wb-new button[type="submit"]');
+    await page.waitForURL(/\/build\/cold-cache-[a-z0-9]+$/, { timeout: 5000 });
+    const id = new URL(page.url()).pathname.split('/').pop()!;
+    await page.waitForSelector('#wb-empty', { timeout: 15_000 });
+    await page.click('#wb-add-section');
+    await until(id, (x) => x.order.length === 1);
+    await page.reload();
+    await page.waitForSelector('#wb-outline .wb-pick', { timeout: 15_000 });
+    expect(await outline(page)).toContain(`${(await v.serverDraft(id)).order[0]}/root`);
+  });
 });
 
 describe('the Build view from an empty draft', () => {

@@ -374,6 +374,7 @@
   function signOut(msg) {
     sessionStorage.removeItem(KEY);
     token = '';
+    window.weftReady = null;
     if (streamAbort) streamAbort.abort();
     $('wb-main').hidden = true;
     $('wb-login').hidden = false;
@@ -426,7 +427,9 @@
         $('wb-undo').disabled = !canWrite;
         $('wb-redo').disabled = !canWrite;
         // The editor (editor.js, a module) joins the draft as a Yjs peer with this token.
-        document.dispatchEvent(new CustomEvent('weft:ready', { detail: { token: token, write: canWrite, actor: t.actor || { id: 'you', kind: 'human' } } }));
+        // Also left on window: the module may not have run yet (editor/ready.ts).
+        window.weftReady = { token: token, write: canWrite, actor: t.actor || { id: 'you', kind: 'human' } };
+        document.dispatchEvent(new CustomEvent('weft:ready', { detail: window.weftReady }));
         stream(0);
         loadVersions();
         clearInterval(ticketTimer);

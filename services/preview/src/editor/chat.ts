@@ -8,9 +8,9 @@ import type { Draft } from '@weft/core';
 import { h } from './dom.ts';
 import { describeArgs, runSummary, Transcript } from './chat-model.ts';
 import type { ChatRun, Item } from './chat-model.ts';
+import type { Ready } from './ready.ts';
 
 export interface ChatScope { sectionId: string; componentId?: string }
-interface Ready { token: string; write: boolean; actor: { id: string; kind: string } }
 
 export class BuildChat {
   private readonly host: HTMLElement;

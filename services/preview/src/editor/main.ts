@@ -9,6 +9,8 @@ import { colorOf, h, initials } from './dom.ts';
 import { fieldsOf, isBindingValue, parseInput } from './fields.ts';
 import type { FieldSpec } from './fields.ts';
 import { Overlay, readPointer } from './overlay.ts';
+import { onReady } from './ready.ts';
+import type { Ready } from './ready.ts';
 import type { Box, Pointer } from './overlay.ts';
 import { addOps, addSectionOps, compPath, dropMoveOps, duplicateOps, duplicateSectionOps, moveSectionOps, moveTargets, parents, removeOps, removeSectionOps, reorderOps, reparentOps, walk } from './tree.ts';
 import { STARTERS, paletteBlueprint, starterSectionOps } from './blueprints.ts';
@@ -28,7 +30,6 @@ import { saveState } from './save-state.ts';
 import type { ChatScope } from './chat.ts';
 
 interface Entry { name: string; group: string; description: string; props: Record<string, unknown>; children: ChildrenPolicy; example: JsonObject }
-interface Ready { token: string; write: boolean; actor: { id: string; kind: string } }
 interface PeerView { clientId: number; id: string; kind: string; name: string; color: string; selection: Sel | null; ghost: unknown; typing: Typing | null; pointer: Pointer | null }
 interface BuildHooks { describe?: (step: StepLike) => string; setPresence(p: unknown): void; ghost(g: unknown): void; feed(i: unknown): void; notice?(text: string, kind?: string): void; clearNotice?(kind: string): void; undo?(mode: 'undo' | 'redo', afterMine: boolean): void }
 
@@ -75,8 +76,11 @@ const scopeName = (s: ChatScope): string => {
   const c = s.componentId ? draft.sections[s.sectionId]?.components[s.componentId] : undefined;
   return c ? `${c.component} “${s.componentId}” in section ${s.sectionId}` : s.componentId ? `“${s.componentId}” in section ${s.sectionId}` : `section ${s.sectionId}`;
 };
-document.addEventListener('weft:ready', (e) => void chat.start((e as CustomEvent<Ready>).detail, scopeName));
-document.addEventListener('weft:ready', (e) => { const r = (e as CustomEvent<Ready>).detail; void start(r); void loadHistory({ token: r.token, feed: (i) => hooks()?.feed(i), describe: (st) => describeStep(st, peer ? draft : null) }, null); });
+onReady((r) => {
+  void chat.start(r, scopeName);
+  void start(r);
+  void loadHistory({ token: r.token, feed: (i) => hooks()?.feed(i), describe: (st) => describeStep(st, peer ? draft : null) }, null);
+});
 // The feed speaks in sentences about the draft as this page sees it (build.js asks for them).
 const registerDescribe = (): void => { const hk = hooks(); if (hk) hk.describe = (step) => describeStep(step, peer ? draft : null); };
 registerDescribe();
