@@ -61,7 +61,7 @@ async function main(): Promise<void> {
   // reader actions): the same WEFT_PREVIEW_SECRET on every node, or one kept under the data dir.
   const ticketSecret = cfg.preview.ticketSecret ?? persistedSecret(dataDir, 'preview-secret');
   const preview = services.has('preview')
-    ? buildPreview({ store, tokens, bus, log: logger('preview'), registry }, { ...cfg.preview, ticketSecret, adminToken, agent: services.has('session') })
+    ? buildPreview({ store, tokens, bus, log: logger('preview'), registry }, { ...cfg.preview, ticketSecret, adminToken })
     : null;
   const tickets = preview ? null : new Tickets(ticketSecret, Date.now);
   const verifyTicket = (ticket: string, draftId: string): boolean => (preview ? preview.validTicket(ticket, draftId) : tickets!.valid(ticket, draftId));

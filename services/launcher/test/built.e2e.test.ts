@@ -243,7 +243,7 @@ describe('the built services, as compose runs them', () => {
     }
   });
 
-  it('behind the compose proxy (Caddy, the repo\'s Caddyfile): the Build view in Chromium, live over SSE and WebSocket through it; a reader action in its page reaches the session process', async () => {
+  it('behind the compose proxy (Caddy, the repo\'s Caddyfile): the Build view in Chromium, live over SSE and WebSocket through it; a reader action in its page and the Build chat reach the session process', async () => {
     // The compose file's service names become this machine's ports (all three session names: the
     // one session process here); the routes are the file's.
     const session = procs['session']!.url.replace('http://', '');
@@ -263,6 +263,9 @@ describe('the built services, as compose runs them', () => {
       const hero = { id: 'hero', kind: 'surface', catalog: 'weft@1', components: { root: { id: 'root', component: 'Stack', children: ['title'] }, title: { id: 'title', component: 'Heading', props: { text: 'Through the proxy', level: 1 } } }, data: {} };
       expect((await api(`/v1/drafts/${id}/ops`, { opId: 'px-1', ops: [{ op: 'add', path: '/sections/hero', value: hero }] })).status).toBe(200);
       await page.frameLocator('#wb-frame').locator('[data-component-id="title"]').waitFor({ timeout: 20_000 });
+      // The Build chat found the agent on the session process (no model is configured here, so it
+      // says that), not "no agent here": the preview process runs none itself.
+      await expect.poll(() => page.locator('#wb-chat-no-model').innerText().catch(() => ''), { timeout: 10_000 }).toContain('WEFT_MODEL_URL');
       // An edit in the page goes back through the proxy (the editor's Yjs socket) and commits.
       await page.click('#wb-outline [data-key="hero/title"]');
       await page.fill('#wb-f-level', '2');

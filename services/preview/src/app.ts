@@ -36,8 +36,6 @@ export interface PreviewDeps {
 export interface PreviewConfig {
   /** Where the browser calls the session API; '' = same origin. */
   sessionUrl?: string;
-  /** The reference agent (`/agent/*`) is mounted beside the session (`npm start`): the Build chat asks it. */
-  agent?: boolean;
   /** The session's admin token, accepted like a minted token (it is not in the token table). */
   adminToken?: string | null;
   /** HMAC key for view tickets; default random per process (tickets then die with it). */
@@ -276,6 +274,12 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
       sendJson(res, 200, { id, version: at.version, head: meta.headVersion, title: at.draft.title, html: r.html, notes: r.notes });
     } },
     { method: 'GET', re: /^\/$/, fn: (_req, res) => { res.writeHead(302, { location: '/build', 'cache-control': 'no-store' }); res.end(); } },
+    // The Build chat asks the session's origin for its agent (`npm start` and every session
+    // process mount it ahead of this handler). Reached here only where no agent is mounted: the
+    // chat says so instead of meeting a 404.
+    { method: 'GET', re: /^\/agent\/model$/, fn: (_req, res) => {
+      sendJson(res, 200, { configured: false, model: null, message: 'No agent answers here: the Build chat needs a session process (it runs the agent), at this origin or at WEFT_SESSION_URL.' });
+    } },
     { method: 'GET', re: /^\/build$/, fn: (_req, res) => {
       const csp = pageCspFor('');
       send(res, 200, 'text/html; charset=utf-8', draftsPage({ sessionUrl, csp, css: [assetUrl('base.css'), assetUrl('build.css')], script: assetUrl('home.js') }), { 'content-security-policy': csp, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
@@ -283,7 +287,7 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
     { method: 'GET', re: /^\/build\/([^/]+)$/, fn: async (_req, res, m) => {
       const id = m[1]!;
       const csp = pageCspFor(" frame-src 'self';");
-      const html = buildPage({ draftId: id, sessionUrl, agent: config.agent === true, csp, css: [assetUrl('base.css'), assetUrl('build.css')], script: assetUrl('build.js'), editor: `/preview/assets/editor.js?v=${(await editorBundle()).hash}`, catalog });
+      const html = buildPage({ draftId: id, sessionUrl, csp, css: [assetUrl('base.css'), assetUrl('build.css')], script: assetUrl('build.js'), editor: `/preview/assets/editor.js?v=${(await editorBundle()).hash}`, catalog });
       send(res, 200, 'text/html; charset=utf-8', html, { 'content-security-policy': csp, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
     } },
   ];
@@ -294,7 +298,7 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
     handle(req, res) {
       const url = new URL(req.url ?? '/', 'http://localhost');
       // `/` and `/build` are the drafts page (where npm start's URL leads); the rest is per draft.
-      if (url.pathname !== '/' && url.pathname !== '/build' && !url.pathname.startsWith('/preview/') && !url.pathname.startsWith('/build/')) return false;
+      if (url.pathname !== '/' && url.pathname !== '/build' && url.pathname !== '/agent/model' && !url.pathname.startsWith('/preview/') && !url.pathname.startsWith('/build/')) return false;
       for (const r of routes) {
         const m = r.re.exec(url.pathname);
         if (!m) continue;

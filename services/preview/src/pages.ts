@@ -3,7 +3,7 @@
 import { defaultCatalog } from '@weft/core';
 import { escapeHtml } from '@weft/render';
 
-export interface BuildPageOptions { draftId: string; sessionUrl: string; agent?: boolean; csp: string; css: string[]; script: string; editor: string; catalog: string }
+export interface BuildPageOptions { draftId: string; sessionUrl: string; csp: string; css: string[]; script: string; editor: string; catalog: string }
 
 /**
  * The catalog the editor builds its props panel and palette from, as JSON safe inside a
@@ -43,7 +43,7 @@ export function buildPage(o: BuildPageOptions): string {
 <script src="${a(o.editor)}" type="module"></script>
 <script type="application/json" id="wb-catalog">${o.catalog}</script>
 </head>
-<body class="wb" data-draft-id="${a(o.draftId)}" data-session-url="${a(o.sessionUrl)}"${o.agent ? ' data-agent="1"' : ''}>
+<body class="wb" data-draft-id="${a(o.draftId)}" data-session-url="${a(o.sessionUrl)}">
 <header class="wb-bar">
   <div class="wb-brand"><span class="wb-logo" aria-hidden="true"></span>Weft <span class="wb-sep">/</span> <strong id="wb-title">${a(o.draftId)}</strong></div>
   <div class="wb-status" id="wb-status" role="status">connecting…</div>

@@ -85,10 +85,11 @@ export class BuildChat {
   }
 
   private async loadModel(): Promise<void> {
-    // The page says whether the agent is mounted here (`npm start`); a preview served alone has none.
-    if (!document.body.hasAttribute('data-agent')) { this.modelMissing = 'No agent runs beside this preview: start Weft with `npm start` (session, preview and the agent in one process) to build from a brief.'; return; }
+    // Every session process runs the agent (`npm start`, or behind the compose proxy, or at
+    // WEFT_SESSION_URL); a preview without one answers that none is there.
     try {
       const r = await fetch(`${this.base}/agent/model`, { cache: 'no-store' });
+      if (!r.ok) { this.modelMissing = r.status === 404 ? `No agent answers at ${this.base}: the Build chat needs a Weft session process there (it runs the agent).` : `Could not reach the agent (HTTP ${r.status}).`; return; }
       const j = (await r.json()) as { configured: boolean; model: string | null; message: string | null };
       this.modelMissing = j.configured ? null : j.message;
       if (j.model) this.host.querySelector('h2')!.textContent = `Build chat · ${j.model}`;
