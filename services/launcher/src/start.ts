@@ -63,8 +63,8 @@ async function main(): Promise<void> {
   const preview = services.has('preview')
     ? buildPreview({ store, tokens, bus, log: logger('preview'), registry }, { ...cfg.preview, ticketSecret, adminToken })
     : null;
-  const tickets = preview ? null : new Tickets(ticketSecret, Date.now);
-  const verifyTicket = (ticket: string, draftId: string): boolean => (preview ? preview.validTicket(ticket, draftId) : tickets!.valid(ticket, draftId));
+  // Tickets are stateless (an HMAC under that key): checking one needs only the key.
+  const tickets = new Tickets(ticketSecret, Date.now);
   const checkpointer = services.has('checkpointer')
     ? buildCheckpointer({ store, bus, log: logger('checkpointer'), onCheckpoint: checkpointerMetrics(registry) }, cfg.checkpointer)
     : null;
@@ -84,7 +84,7 @@ async function main(): Promise<void> {
     const agent = agentHandler({ sessionUrl: () => sessionUrl, model: cfg.model.ok ? cfg.model.value : null });
     const session = await listen(
       { store, tokens, sessions: new SessionStore(conn.db), bus, log: logger('session'), registry },
-      config, [collabExtension(), mcpExtension(), actionsExtension({ verifyTicket })],
+      config, [collabExtension(), mcpExtension(), actionsExtension({ verifyTicket: (ticket, draftId) => tickets.valid(ticket, draftId) })],
       (req, res) => agent(req, res) || (preview?.handle(req, res) ?? false),
     );
     url = sessionUrl = session.url;

@@ -52,8 +52,6 @@ export interface Preview {
   close(): Promise<void>;
   /** For tests and metrics: the materialized draft, if loaded. */
   live(draftId: string): LiveDraft | undefined;
-  /** Whether a view ticket is valid for the draft (the session's reader-actions door asks). */
-  validTicket(ticket: string, draftId: string): boolean;
 }
 
 const asset = (name: string): { body: string; hash: string } => {
@@ -80,7 +78,8 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
   const assetUrl = (name: keyof typeof assets): string => `/preview/assets/${name}?v=${assets[name].hash}`;
   // Another origin's session: its HTTP API and its /collab WebSocket (ws: or wss:, which a CSP
   // source with an http(s) scheme does not cover).
-  const connect = sessionUrl === '' ? '' : ((o) => ` ${o} ${o.replace(/^http/, 'ws')}`)(new URL(sessionUrl).origin);
+  const sessionOrigin = sessionUrl === '' ? '' : new URL(sessionUrl).origin;
+  const connect = sessionOrigin === '' ? '' : ` ${sessionOrigin} ${sessionOrigin.replace(/^http/, 'ws')}`;
   const pageCspFor = (frames: string): string => `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; connect-src 'self'${connect};${frames} form-action 'none'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'`;
   // Bundled once, on first use (the Build view page or the script itself), then kept in memory.
   let editor: Promise<Bundle> | null = null;
@@ -171,7 +170,7 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
 
   // A live page posts reader actions to the session: its origin too when that is another one (in the
   // header and in the page's own meta policy, which both apply).
-  const liveCsp = sessionUrl === '' ? DEFAULT_CSP : DEFAULT_CSP.replace("connect-src 'self'", `connect-src 'self' ${new URL(sessionUrl).origin}`);
+  const liveCsp = sessionOrigin === '' ? DEFAULT_CSP : DEFAULT_CSP.replace("connect-src 'self'", `connect-src 'self' ${sessionOrigin}`);
   const pageCsp = cspWithStyleHash(liveCsp, baseStyles);
 
   const routes: { method: string; re: RegExp; fn: (req: IncomingMessage, res: ServerResponse, m: string[], url: URL) => Promise<void> | void }[] = [
@@ -294,7 +293,6 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
 
   return {
     live: (draftId) => loaded.get(draftId),
-    validTicket: (ticket, draftId) => tickets.valid(ticket, draftId),
     handle(req, res) {
       const url = new URL(req.url ?? '/', 'http://localhost');
       // `/` and `/build` are the drafts page (where npm start's URL leads); the rest is per draft.

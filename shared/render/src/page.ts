@@ -97,14 +97,12 @@ function inlineScript(js: string): string {
   return js;
 }
 
+/** The URL after the URL policy when it has the allowed form, else undefined. */
+const allowed = (form: RegExp) => (url: string): string | undefined => {
+  const c = checkUrl(url, 'link');
+  return c.ok && form.test(c.url) ? c.url : undefined;
+};
+/** A same-origin path (`/…`, not `//…`). */
+const sameOrigin = allowed(/^\/(?![/\\])/);
 /** A path on this origin, or an http(s) URL (the session's API on another origin; the CSP bounds it). */
-function endpoint(url: string): string | undefined {
-  const c = checkUrl(url, 'link');
-  return c.ok && /^(?:\/(?![/\\])|https?:\/\/)/.test(c.url) ? c.url : undefined;
-}
-
-/** A same-origin path (`/…`, not `//…`) after the URL policy, or undefined. */
-function sameOrigin(url: string): string | undefined {
-  const c = checkUrl(url, 'link');
-  return c.ok && /^\/(?![/\\])/.test(c.url) ? c.url : undefined;
-}
+const endpoint = allowed(/^(?:\/(?![/\\])|https?:\/\/)/);
