@@ -217,6 +217,21 @@ describe('session API', () => {
       await expect((async () => { for await (const st of sdk.log('long-log')) seen.push(st.version); })()).rejects.toThrow(/UNAVAILABLE: the log of "long-log" was cut after v5000 \(of v12345\) 3 times/);
       expect(seen).toEqual(Array.from({ length: 5000 }, (_, i) => i + 1)); // every step of the whole pages before the hole, once
     });
+    it('reading the log never loads the draft: rows for a reader, not a room (a full replay for a draft without a snapshot)', async () => {
+      await s.admin.createDraft('rows-only', 'Rows');
+      await s.admin.submit('rows-only', { opId: 'ro-1', ops: [{ op: 'replace', path: '/title', value: 'Rows 2' }] });
+      await s.restart();
+      const open = async () => Number(/^weft_rooms_open (\d+)$/m.exec(await (await fetch(`${s.url}/metrics`, { headers: { authorization: `Bearer ${s.admin.token}` } })).text())![1]);
+      expect(await open()).toBe(0);
+      const page = await s.admin.events('rows-only', 0, 10);
+      expect([page.head, page.steps.map((x) => x.version)]).toEqual([2, [1, 2]]);
+      const res = await fetch(`${s.url}/v1/drafts/rows-only/events?format=ndjson`, { headers: { authorization: `Bearer ${s.admin.token}` } });
+      expect(res.headers.get('x-weft-head')).toBe('2');
+      expect((await res.text()).trim().split('\n')).toHaveLength(2);
+      expect(await open()).toBe(0);
+      const missing = await fetch(`${s.url}/v1/drafts/no-such/events`, { headers: { authorization: `Bearer ${s.admin.token}` } });
+      expect([missing.status, ((await missing.json()) as { error: { code: string } }).error.code]).toEqual([404, 'NOT_FOUND']);
+    });
   });
 
   describe('SSE stream of AG-UI events', () => {

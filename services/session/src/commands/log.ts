@@ -4,17 +4,25 @@ import type { StepViewsPage } from '@weft/store';
 import type { Ctx } from '../context.ts';
 import type { Principal } from './principal.ts';
 import { requireScope } from './principal.ts';
-import { mustView } from './drafts.ts';
+import { WeftError } from './errors.ts';
 
 /** Steps per NDJSON page (one Postgres query each). */
 const NDJSON_PAGE = 5000;
 /** Pages asked for ahead of the one being written (each on its own pooled connection). */
 const NDJSON_AHEAD = 2;
 
-/** The committed head a read of the log stops at (reads never see a step in flight). */
+/**
+ * The committed head a read of the log stops at (reads never see a step in flight): the open room's,
+ * or the log's own head. Reading the log never opens a room: that would build the draft's JSON
+ * mirror and Yjs lineage (a full replay for a draft without a snapshot) for a reader who wants rows.
+ */
 export async function logHead(ctx: Ctx, p: Principal, id: string): Promise<number> {
   requireScope(p, id, 'read');
-  return (await mustView(ctx, id)).committedVersion;
+  const open = ctx.rooms.peek(id);
+  if (open) return open.committedVersion;
+  const meta = await ctx.store.getDraft(id);
+  if (!meta) throw new WeftError('NOT_FOUND', `No draft "${id}" (or no access to it).`);
+  return meta.headVersion;
 }
 
 /** Up to `limit` StepViews after `after` (at or below `head`) as JSON texts, and where the next page starts. */
