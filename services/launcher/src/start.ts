@@ -15,7 +15,7 @@ import { accessLog, ConfigError, createLogger, createRegistry, exitOnStartupErro
 import type { ReadinessChecks } from '@weft/ops';
 import { build as buildPreview, parseConfig as parsePreviewConfig, Tickets } from '@weft/preview';
 import { actionsExtension, collabExtension, listen, mcpExtension, parseConfig } from '@weft/session';
-import { connectPostgres, DamagedDataDir, DataDirInUse, EventStore, openPGlite, SessionStore, TokenStore, WebhookStore } from '@weft/store';
+import { addressOf, connectPostgres, DamagedDataDir, DatabaseUnreachable, DataDirInUse, EventStore, openPGlite, SessionStore, TokenStore, waitForDatabase, WebhookStore } from '@weft/store';
 import { build as buildWebhooks, parseConfig as parseWebhooksConfig, webhookMetrics } from '@weft/webhooks';
 import { launcherEnv, SERVICES } from './config.ts';
 
@@ -51,7 +51,11 @@ async function main(): Promise<void> {
   const config = Object.freeze({ ...cfg.base, adminToken, dataDir });
 
   const conn = config.databaseUrl ? connectPostgres(config.databaseUrl, { prepare: config.dbPrepare }) : await openPGlite(join(dataDir, 'pglite'));
-  if (config.databaseUrl) await migrateToLatest(conn.db);
+  if (config.databaseUrl) {
+    const url = config.databaseUrl;
+    await waitForDatabase(conn.db, { url, waitMs: config.dbWaitS * 1000, onWait: (reason, ms) => log.warn(`waiting for Postgres at ${addressOf(url)}`, { reason, waitedMs: ms }) });
+    await migrateToLatest(conn.db);
+  }
   const bus = config.natsUrl ? await createNatsBus(config.natsUrl, { name: `weft-${name}` }) : createMemoryBus();
   const store = new EventStore(conn.db);
   const tokens = new TokenStore(conn.db);
@@ -181,10 +185,10 @@ function persistedSecret(dataDir: string, name: string, prefix = ''): string {
 }
 
 main().catch((e: unknown) => {
-  // A damaged data dir, or one another process holds, is the user's to act on: its message says
-  // which and what to do, no stack. Written straight to stderr: the console is routed through the
-  // JSON logger, which would quote it.
-  if (e instanceof DamagedDataDir || e instanceof DataDirInUse) {
+  // A damaged data dir, one another process holds, or a database that never answered is the user's
+  // to act on: its message says which and what to do, no stack. Written straight to stderr: the
+  // console is routed through the JSON logger, which would quote it.
+  if (e instanceof DamagedDataDir || e instanceof DataDirInUse || e instanceof DatabaseUnreachable) {
     process.stderr.write(`\n  ${e.message}\n\n`);
     process.exit(1);
   }

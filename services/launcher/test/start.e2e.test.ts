@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync } from
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { openPGlite } from '@weft/store';
-import { freePort } from '@weft/testing';
+import { freePort, startPostgres } from '@weft/testing';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -16,16 +16,16 @@ afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true 
 interface Run { url: string; output(): string; exited: Promise<number | null>; stop(): Promise<void>; kill9(): Promise<void> }
 
 /** Starts the launcher; resolves once it serves, or once it has exited (a refused start). */
-async function start(dataDir: string, env: Record<string, string> = {}): Promise<Run> {
+async function start(dataDir: string, env: Record<string, string> = {}, onOutput?: (out: string) => void): Promise<Run> {
   const port = await freePort();
   const childEnv: Record<string, string | undefined> = { ...process.env, WEFT_DATA_DIR: dataDir, PORT: String(port), ...env };
-  delete childEnv['DATABASE_URL'];
+  if (!('DATABASE_URL' in env)) delete childEnv['DATABASE_URL'];
   delete childEnv['NATS_URL'];
   if (!('WEFT_ADMIN_TOKEN' in env)) delete childEnv['WEFT_ADMIN_TOKEN'];
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'services/launcher/src/start.ts')], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
+  child.stdout.on('data', (d: Buffer) => { out += d.toString(); onOutput?.(out); });
+  child.stderr.on('data', (d: Buffer) => { out += d.toString(); onOutput?.(out); });
   // 'close', not 'exit': the output a test reads must include what was still in the pipes when the
   // process ended (the start banner went missing once in CI, stopped right after the log line).
   const exited = new Promise<number | null>((r) => child.once('close', (code) => r(code)));
@@ -111,6 +111,40 @@ describe('npm start', () => {
       expect((await fetch(`${third.url}/v1/drafts/mine`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
     } finally {
       await third.stop();
+    }
+  }, 180_000);
+
+  it('with DATABASE_URL, waits for a Postgres that is still starting (saying so), then serves; a wrong database name or a database that never comes ends the start with what to check', async () => {
+    const pg = await startPostgres({ fsync: false });
+    try {
+      await pg.stop('fast');
+      const auth = { authorization: `Bearer ${token}` };
+      // Postgres comes up after Weft's first try (compose, systemd): before, the start died at that query.
+      let late: Promise<void> | undefined;
+      const run = await start(tempDir(), { WEFT_ADMIN_TOKEN: token, DATABASE_URL: pg.url }, (out) => {
+        if (!late && out.includes('waiting for Postgres')) late = pg.start();
+      });
+      await late;
+      try {
+        expect(run.output()).toContain(`waiting for Postgres at 127.0.0.1:${pg.port}`);
+        expect(run.output()).toContain('Weft is running at');
+        expect(await (await fetch(`${run.url}/healthz`)).json()).toMatchObject({ db: true });
+        expect((await fetch(`${run.url}/v1/drafts`, { method: 'POST', headers: auth, body: JSON.stringify({ id: 'late', title: 'Late' }) })).status).toBe(201);
+      } finally {
+        await run.stop();
+      }
+      // A database that does not exist will not appear by waiting: refused at once (the wait is an hour here).
+      const wrong = await start(tempDir(), { WEFT_ADMIN_TOKEN: token, DATABASE_URL: pg.url.replace(/\/postgres$/, '/nope'), WEFT_DB_WAIT_S: '3600' });
+      expect(await wrong.exited).toBe(1);
+      expect(wrong.output()).toContain(`Postgres at 127.0.0.1:${pg.port} refused the connection: database "nope" does not exist. Check DATABASE_URL`);
+      expect(wrong.output()).not.toMatch(/^\s+at /m);
+      await pg.stop('fast');
+      const never = await start(tempDir(), { WEFT_ADMIN_TOKEN: token, DATABASE_URL: pg.url, WEFT_DB_WAIT_S: '1' });
+      expect(await never.exited).toBe(1);
+      expect(never.output()).toContain(`Postgres at 127.0.0.1:${pg.port} did not answer within 1 s`);
+      expect(never.output()).toContain('Is it running, and is DATABASE_URL right?');
+    } finally {
+      await pg.destroy();
     }
   }, 180_000);
 });
