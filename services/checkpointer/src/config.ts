@@ -31,7 +31,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
   });
 }
 
-export function parseStandalone(env: Readonly<Record<string, string | undefined>>): { readonly port: number; readonly host: string; readonly databaseUrl: string; readonly dbPrepare: boolean; readonly dbWaitS: number; readonly natsUrl: string } {
+export function parseStandalone(env: Readonly<Record<string, string | undefined>>): { readonly port: number; readonly host: string; readonly databaseUrl: string; readonly dbPrepare: boolean; readonly startWaitS: number; readonly natsUrl: string } {
   const e = parseEnv(standaloneEnv, env);
-  return Object.freeze({ port: e.PORT, host: e.HOST, databaseUrl: e.DATABASE_URL, dbPrepare: e.WEFT_DB_PREPARE, dbWaitS: e.WEFT_DB_WAIT_S, natsUrl: e.NATS_URL });
+  return Object.freeze({ port: e.PORT, host: e.HOST, databaseUrl: e.DATABASE_URL, dbPrepare: e.WEFT_DB_PREPARE, startWaitS: e.WEFT_START_WAIT_S, natsUrl: e.NATS_URL });
 }

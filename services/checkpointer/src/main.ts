@@ -15,8 +15,8 @@ async function main(): Promise<void> {
   const log = loggerFromEnv('checkpointer', env);
   routeConsole(log);
   const conn = connectPostgres(standalone.databaseUrl, { prepare: standalone.dbPrepare });
-  await waitForDatabase(conn.db, { url: standalone.databaseUrl, waitMs: standalone.dbWaitS * 1000, onWait: (reason, ms) => log.warn(`waiting for Postgres at ${addressOf(standalone.databaseUrl)}`, { reason, waitedMs: ms }) });
-  const bus = await createNatsBus(standalone.natsUrl, { name: 'weft-checkpointer' });
+  await waitForDatabase(conn.db, { url: standalone.databaseUrl, waitMs: standalone.startWaitS * 1000, onWait: (reason, ms) => log.warn(`waiting for Postgres at ${addressOf(standalone.databaseUrl)}`, { reason, waitedMs: ms }) });
+  const bus = await createNatsBus(standalone.natsUrl, { name: 'weft-checkpointer', waitMs: standalone.startWaitS * 1000, onWait: (reason, ms) => log.warn('waiting for NATS', { reason, waitedMs: ms }) });
   const store = new EventStore(conn.db);
   const registry = createRegistry();
   const worker = build({ store, bus, log, onCheckpoint: checkpointerMetrics(registry) }, config);

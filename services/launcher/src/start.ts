@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { agentHandler, parseModelConfig } from '@weft/agent';
-import { createMemoryBus, createNatsBus } from '@weft/bus';
+import { BusUnreachable, createMemoryBus, createNatsBus } from '@weft/bus';
 import { build as buildCheckpointer, checkpointerMetrics, parseConfig as parseCheckpointerConfig } from '@weft/checkpointer';
 import { migrateToLatest } from '@weft/migrations';
 import { accessLog, ConfigError, createLogger, createRegistry, exitOnStartupError, logEnv, parseEnv, probes, routeConsole } from '@weft/ops';
@@ -53,10 +53,12 @@ async function main(): Promise<void> {
   const conn = config.databaseUrl ? connectPostgres(config.databaseUrl, { prepare: config.dbPrepare }) : await openPGlite(join(dataDir, 'pglite'));
   if (config.databaseUrl) {
     const url = config.databaseUrl;
-    await waitForDatabase(conn.db, { url, waitMs: config.dbWaitS * 1000, onWait: (reason, ms) => log.warn(`waiting for Postgres at ${addressOf(url)}`, { reason, waitedMs: ms }) });
+    await waitForDatabase(conn.db, { url, waitMs: config.startWaitS * 1000, onWait: (reason, ms) => log.warn(`waiting for Postgres at ${addressOf(url)}`, { reason, waitedMs: ms }) });
     await migrateToLatest(conn.db);
   }
-  const bus = config.natsUrl ? await createNatsBus(config.natsUrl, { name: `weft-${name}` }) : createMemoryBus();
+  const bus = config.natsUrl
+    ? await createNatsBus(config.natsUrl, { name: `weft-${name}`, waitMs: config.startWaitS * 1000, onWait: (reason, ms) => log.warn('waiting for NATS', { reason, waitedMs: ms }) })
+    : createMemoryBus();
   const store = new EventStore(conn.db);
   const tokens = new TokenStore(conn.db);
   const registry = createRegistry();
@@ -185,10 +187,10 @@ function persistedSecret(dataDir: string, name: string, prefix = ''): string {
 }
 
 main().catch((e: unknown) => {
-  // A damaged data dir, one another process holds, or a database that never answered is the user's
+  // A damaged data dir, one another process holds, or a database or NATS that never answered is the user's
   // to act on: its message says which and what to do, no stack. Written straight to stderr: the
   // console is routed through the JSON logger, which would quote it.
-  if (e instanceof DamagedDataDir || e instanceof DataDirInUse || e instanceof DatabaseUnreachable) {
+  if (e instanceof DamagedDataDir || e instanceof DataDirInUse || e instanceof DatabaseUnreachable || e instanceof BusUnreachable) {
     process.stderr.write(`\n  ${e.message}\n\n`);
     process.exit(1);
   }

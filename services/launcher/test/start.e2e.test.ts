@@ -134,12 +134,12 @@ describe('npm start', () => {
         await run.stop();
       }
       // A database that does not exist will not appear by waiting: refused at once (the wait is an hour here).
-      const wrong = await start(tempDir(), { WEFT_ADMIN_TOKEN: token, DATABASE_URL: pg.url.replace(/\/postgres$/, '/nope'), WEFT_DB_WAIT_S: '3600' });
+      const wrong = await start(tempDir(), { WEFT_ADMIN_TOKEN: token, DATABASE_URL: pg.url.replace(/\/postgres$/, '/nope'), WEFT_START_WAIT_S: '3600' });
       expect(await wrong.exited).toBe(1);
       expect(wrong.output()).toContain(`Postgres at 127.0.0.1:${pg.port} refused the connection: database "nope" does not exist. Check DATABASE_URL`);
       expect(wrong.output()).not.toMatch(/^\s+at /m);
       await pg.stop('fast');
-      const never = await start(tempDir(), { WEFT_ADMIN_TOKEN: token, DATABASE_URL: pg.url, WEFT_DB_WAIT_S: '1' });
+      const never = await start(tempDir(), { WEFT_ADMIN_TOKEN: token, DATABASE_URL: pg.url, WEFT_START_WAIT_S: '1' });
       expect(await never.exited).toBe(1);
       expect(never.output()).toContain(`Postgres at 127.0.0.1:${pg.port} did not answer within 1 s`);
       expect(never.output()).toContain('Is it running, and is DATABASE_URL right?');

@@ -30,8 +30,8 @@ export interface SessionConfig {
   readonly databaseUrl: string | null;
   /** Postgres queries as prepared statements (WEFT_DB_PREPARE). */
   readonly dbPrepare: boolean;
-  /** At start, seconds to wait for Postgres to accept connections (WEFT_DB_WAIT_S). */
-  readonly dbWaitS: number;
+  /** At start, seconds to wait for Postgres to accept connections (WEFT_START_WAIT_S). */
+  readonly startWaitS: number;
   readonly natsUrl: string | null;
   readonly dataDir: string;
   readonly adminToken: string | null;
@@ -60,7 +60,7 @@ export interface SessionConfig {
 }
 
 const fromEnv = (e: EnvValues<typeof sessionEnv>): Omit<SessionConfig, 'webhookAllowPrivate'> => ({
-  port: e.PORT, host: e.HOST, databaseUrl: e.DATABASE_URL, dbPrepare: e.WEFT_DB_PREPARE, dbWaitS: e.WEFT_DB_WAIT_S, natsUrl: e.NATS_URL, dataDir: e.WEFT_DATA_DIR,
+  port: e.PORT, host: e.HOST, databaseUrl: e.DATABASE_URL, dbPrepare: e.WEFT_DB_PREPARE, startWaitS: e.WEFT_START_WAIT_S, natsUrl: e.NATS_URL, dataDir: e.WEFT_DATA_DIR,
   adminToken: e.WEFT_ADMIN_TOKEN, opsPerTurn: e.WEFT_OPS_PER_TURN, opsPerSecond: e.WEFT_OPS_PER_SECOND,
   activityPerSecond: e.WEFT_ACTIVITY_PER_SECOND,
   sessionIdleMs: e.WEFT_SESSION_IDLE_MS, maxBodyBytes: e.WEFT_MAX_BODY_BYTES, maxBatch: e.WEFT_MAX_BATCH,

@@ -16,8 +16,8 @@ async function main(): Promise<void> {
   const log = loggerFromEnv('webhooks', env);
   routeConsole(log);
   const conn = connectPostgres(standalone.databaseUrl, { prepare: standalone.dbPrepare });
-  await waitForDatabase(conn.db, { url: standalone.databaseUrl, waitMs: standalone.dbWaitS * 1000, onWait: (reason, ms) => log.warn(`waiting for Postgres at ${addressOf(standalone.databaseUrl)}`, { reason, waitedMs: ms }) });
-  const bus: Bus | null = standalone.natsUrl ? await createNatsBus(standalone.natsUrl, { name: 'weft-webhooks' }) : null;
+  await waitForDatabase(conn.db, { url: standalone.databaseUrl, waitMs: standalone.startWaitS * 1000, onWait: (reason, ms) => log.warn(`waiting for Postgres at ${addressOf(standalone.databaseUrl)}`, { reason, waitedMs: ms }) });
+  const bus: Bus | null = standalone.natsUrl ? await createNatsBus(standalone.natsUrl, { name: 'weft-webhooks', waitMs: standalone.startWaitS * 1000, onWait: (reason, ms) => log.warn('waiting for NATS', { reason, waitedMs: ms }) }) : null;
   const store = new WebhookStore(conn.db);
   const registry = createRegistry();
   const dispatcher = build({ store, ...(bus ? { bus } : {}), log, metrics: webhookMetrics(registry, () => store.countPending()) }, config);

@@ -2,7 +2,7 @@ export { draftSubject, ALL_DRAFTS_SUBJECT, msgId, assertDraftId, isBusMessage, D
 export type { Bus, BusMessage, BusHandler, BusStats, DeliveryMeta, SubscribePattern, Subscription } from './bus.ts';
 export { createMemoryBus } from './memory-bus.ts';
 export type { MemoryBusOptions } from './memory-bus.ts';
-export { createNatsBus } from './nats-bus.ts';
+export { BusUnreachable, createNatsBus } from './nats-bus.ts';
 export type { NatsBusOptions } from './nats-bus.ts';
 export { DraftFollower } from './draft-follower.ts';
 export type { DraftFollowerDeps, FollowerStats, VersionEvents } from './draft-follower.ts';

@@ -71,3 +71,28 @@ describe('NATS bus when nats-server stops', () => {
     await nc.close();
   });
 });
+
+describe('NATS bus at start', () => {
+  it('waits for a nats-server that is not up yet (each try reported), then works; without a wait it fails naming the address and what to check', async () => {
+    const server = await startNats();
+    try {
+      await server.stop();
+      await expect(createNatsBus(server.url)).rejects.toThrow(new RegExp(`^NATS at 127\\.0\\.0\\.1:${server.port} did not answer within 0 s .*Is nats-server running, and is NATS_URL right\\?`));
+      const tries: string[] = [];
+      let restarted: Promise<void> | undefined;
+      const bus = await createNatsBus(server.url, { waitMs: 60_000, onWait: (reason) => { tries.push(reason); restarted ??= server.restart(); } });
+      await restarted;
+      expect(tries.length).toBeGreaterThan(0);
+      const id = freshDraftId();
+      const got: number[] = [];
+      const sub = bus.subscribe({ draftId: id }, (m) => { got.push(m.version); });
+      await bus.flush();
+      expect(await bus.publish(id, { draftId: id, version: 1, events: [] })).toBe(true);
+      await until(() => got.length === 1);
+      sub.unsubscribe();
+      await bus.close();
+    } finally {
+      await server.destroy();
+    }
+  });
+});

@@ -10,18 +10,47 @@ export interface NatsBusOptions {
   name?: string;
   reconnectTimeWait?: number;
   onHandlerError?: (err: unknown, msg: BusMessage) => void;
+  /** How long the first connection may take while nothing answers (a server still starting), ms; default 0. */
+  waitMs?: number;
+  /** Each refused first try that will be retried: why, and the ms waited so far. */
+  onWait?: (reason: string, waitedMs: number) => void;
+}
+
+/** NATS never answered at start within the wait, or refused us for good (authorization). */
+export class BusUnreachable extends Error {}
+
+/** host:port of a NATS URL, never its credentials. */
+const addressOf = (url: string): string => {
+  try { const u = new URL(url); return `${u.hostname}:${u.port || '4222'}`; } catch { return 'NATS_URL'; }
+};
+
+/** The first connection, tried again while the server refuses it (it may still be starting). */
+async function firstConnect(url: string, o: NatsBusOptions): Promise<NatsConnection> {
+  const start = Date.now();
+  let delay = 250;
+  for (;;) {
+    try {
+      return await connect({ servers: url, name: o.name ?? 'weft-bus', maxReconnectAttempts: -1, reconnectTimeWait: o.reconnectTimeWait ?? 500 });
+    } catch (e) {
+      const reason = e instanceof Error ? e.message : String(e);
+      // nats.js names a server that is not there (yet) a ConnectionError; anything else (auth) is final.
+      if ((e as Error | null)?.name !== 'ConnectionError') throw new BusUnreachable(`NATS at ${addressOf(url)} refused the connection: ${reason}. Check NATS_URL.`, { cause: e });
+      const waited = Date.now() - start;
+      if (waited + delay > (o.waitMs ?? 0)) {
+        throw new BusUnreachable(`NATS at ${addressOf(url)} did not answer within ${Math.round((o.waitMs ?? 0) / 1000)} s (${reason}). Is nats-server running, and is NATS_URL right? WEFT_START_WAIT_S sets how long a process waits for it at start.`, { cause: e });
+      }
+      o.onWait?.(reason, waited);
+      await new Promise((r) => setTimeout(r, delay));
+      delay = Math.min(delay * 2, 2000);
+    }
+  }
 }
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 export async function createNatsBus(url: string, opts: NatsBusOptions = {}): Promise<Bus> {
-  const nc: NatsConnection = await connect({
-    servers: url,
-    name: opts.name ?? 'weft-bus',
-    maxReconnectAttempts: -1,
-    reconnectTimeWait: opts.reconnectTimeWait ?? 500,
-  });
+  const nc = await firstConnect(url, opts);
   const stats: BusStats = { published: 0, dropped: 0, delivered: 0, malformed: 0 };
   const reconnectListeners = new Set<() => void>();
   const onError = opts.onHandlerError ?? ((err: unknown) => { console.error('bus handler failed', err); });

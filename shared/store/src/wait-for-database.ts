@@ -49,7 +49,7 @@ export async function waitForDatabase(db: Kysely<any>, o: WaitOptions): Promise<
         throw new DatabaseUnreachable(`Postgres at ${where} refused the connection: ${reasonOf(e)}. Check DATABASE_URL (user, password, database name).`, { cause: e });
       }
       if (waited + delay > o.waitMs) {
-        throw new DatabaseUnreachable(`Postgres at ${where} did not answer within ${Math.round(o.waitMs / 1000)} s (${reasonOf(e)}). Is it running, and is DATABASE_URL right? WEFT_DB_WAIT_S sets how long a process waits for it at start.`, { cause: e });
+        throw new DatabaseUnreachable(`Postgres at ${where} did not answer within ${Math.round(o.waitMs / 1000)} s (${reasonOf(e)}). Is it running, and is DATABASE_URL right? WEFT_START_WAIT_S sets how long a process waits for it at start.`, { cause: e });
       }
       o.onWait?.(reasonOf(e), waited);
       await new Promise((r) => setTimeout(r, delay));
