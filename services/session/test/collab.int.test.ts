@@ -8,9 +8,9 @@ import type { TestSession } from './helpers.ts';
 
 
 const titleMap = (doc: Y.Doc) => ((doc.getMap('sections').get('hero') as Y.Map<unknown>).get('components') as Y.Map<Y.Map<unknown>>).get('title')!;
-const until = async (f: () => boolean, ms = 5000) => {
+const until = async (f: () => boolean | Promise<boolean>, ms = 5000) => {
   const t0 = Date.now();
-  while (!f()) {
+  while (!(await f())) {
     if (Date.now() - t0 > ms) throw new Error('timed out waiting');
     await new Promise((r) => setTimeout(r, 10));
   }
@@ -187,4 +187,29 @@ describe('live collaboration over Hocuspocus', () => {
     bad.close();
     good.close();
   });
+
+  it('a frame Hocuspocus cannot read (a cut sync message, awareness that is not JSON, an unknown sync step) closes the socket with 4400, not only the document: the plain provider reconnects and its next edit commits', async () => {
+    const w = await s.as('unreadable', { live: ['write'] });
+    const name = new TextEncoder().encode('live');
+    const frames: Record<string, number[]> = {
+      'cut sync message': [0, 2],
+      'awareness that is not JSON': [1, 8, 1, 5, 9, 4, ...new TextEncoder().encode('{bad')],
+      'unknown sync step': [0, 77, 0],
+    };
+    for (const [what, body] of Object.entries(frames)) {
+      const p = await plainClient(s.url, 'live', w.token);
+      try {
+        const closed = new Promise<number>((r) => p.socket.on('close', ({ event }: { event: { code: number } }) => r(event.code)));
+        (p.socket as unknown as { webSocket: { send(m: Uint8Array): void } }).webSocket.send(new Uint8Array([name.length, ...name, ...body]));
+        expect([what, await closed]).toEqual([what, 4400]);
+        // Before: the document alone was closed (1000), the socket stayed "connected", and this edit never left.
+        await until(() => p.provider.isSynced);
+        p.doc.getMap('meta').set('title', `After ${what}`);
+        await until(async () => (await s.admin.getDraft('live')).draft.title === `After ${what}`);
+      } finally {
+        p.close();
+      }
+    }
+  });
 });
+

@@ -19,6 +19,7 @@ import { parseSubmit, submit } from '../commands/submit.ts';
 import { DraftDoc } from './draft-doc.ts';
 import { corkPerTurn } from './cork.ts';
 import { closeSocket } from './close-socket.ts';
+import { frameProblem } from './frame-check.ts';
 import { Epochs } from './epochs.ts';
 import { AwarenessPolicy } from './live-guards.ts';
 import { FORWARDED_BY, toBytes } from '../cluster/forward.ts';
@@ -57,8 +58,9 @@ const RECHECK_MS = 1000;
 class CloseError extends Error {
   readonly code: number;
   readonly reason: string;
-  constructor(code: number, reason: string) {
-    super(reason);
+  /** `detail`: what went wrong, for the log (the close reason stays the bare error code). */
+  constructor(code: number, reason: string, detail?: string) {
+    super(detail ?? reason);
     this.code = code;
     this.reason = reason;
   }
@@ -189,6 +191,13 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
           const dropped = awareness.filter(conn, c.principal.actor.id, docs.get(conn.document.name), states, ctx.now());
           if (dropped > 0) ctx.metrics.yjsAwarenessDropped.inc(dropped);
           for (const state of states.values()) if (state !== null) state['user'] = { ...(state['user'] as object | undefined), id: c.principal.actor.id, kind: c.principal.actor.kind };
+        },
+        async beforeHandleMessage({ connection, update }: { connection: Connection; update: Uint8Array }) {
+          const problem = frameProblem(update);
+          if (problem === null) return;
+          ctx.metrics.yjsClosed.inc({ code: String(CloseCode.BAD_REQUEST) });
+          closeSocket(connection, CloseCode.BAD_REQUEST, 'BAD_REQUEST');
+          throw new CloseError(CloseCode.BAD_REQUEST, 'BAD_REQUEST', `malformed frame: ${problem}`);
         },
         async beforeSync({ connection, type, payload, documentName, document }) {
           try {
