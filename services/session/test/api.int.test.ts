@@ -217,6 +217,16 @@ describe('session API', () => {
       await expect((async () => { for await (const st of sdk.log('long-log')) seen.push(st.version); })()).rejects.toThrow(/UNAVAILABLE: the log of "long-log" was cut after v5000 \(of v12345\) 3 times/);
       expect(seen).toEqual(Array.from({ length: 5000 }, (_, i) => i + 1)); // every step of the whole pages before the hole, once
     });
+    it('a version in a query string is digits only: empty, hex, signed, fractional or past 2^53 is a 400 naming /version, never another version', async () => {
+      await s.admin.createDraft('versions', 'Versions');
+      for (const v of ['', '0x2', '+1', ' 1', '1.0', '1e0', '99999999999999999999', '9007199254740993']) {
+        const res = await fetch(`${s.url}/v1/drafts/versions?version=${encodeURIComponent(v)}`, { headers: { authorization: `Bearer ${s.admin.token}` } });
+        expect([v, res.status, ((await res.json()) as { error?: { code: string; path: string } }).error]).toEqual([v, 400, expect.objectContaining({ code: 'BAD_REQUEST', path: '/version' })]);
+      }
+      const ok = await fetch(`${s.url}/v1/drafts/versions?version=1`, { headers: { authorization: `Bearer ${s.admin.token}` } });
+      expect(((await ok.json()) as { version: number }).version).toBe(1);
+    });
+
     it('reading the log never loads the draft: rows for a reader, not a room (a full replay for a draft without a snapshot)', async () => {
       await s.admin.createDraft('rows-only', 'Rows');
       await s.admin.submit('rows-only', { opId: 'ro-1', ops: [{ op: 'replace', path: '/title', value: 'Rows 2' }] });

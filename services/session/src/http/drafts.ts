@@ -9,7 +9,7 @@ import { requireScope } from '../commands/principal.ts';
 import { sendJson, sendJsonText } from './respond.ts';
 import type { Router } from './router.ts';
 import { z } from 'zod';
-import { Created, CreateDraftBody, DraftMeta, DraftResponse, Op, VersionEntry as VersionEntrySchema, versionParam } from './schemas.ts';
+import { Created, CreateDraftBody, DraftMeta, DraftResponse, Op, VersionEntry as VersionEntrySchema, asVersion, versionParam } from './schemas.ts';
 
 /** The `:id` of the draft routes. */
 export const DRAFT_PARAM = { description: 'The draft id (`[a-z][a-z0-9-]{0,40}`); any other answers 404.', pattern: '^[a-z][a-z0-9-]{0,40}$' };
@@ -96,8 +96,8 @@ export function registerDrafts(router: Router, ctx: Ctx): void {
 }
 
 export function parseVersion(v: string, path: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new WeftError('BAD_REQUEST', `${path.slice(1)} must be a non-negative integer.`, { path });
+  const n = asVersion(v);
+  if (n === null) throw new WeftError('BAD_REQUEST', `${path.slice(1)} must be a non-negative integer (digits only, at most ${Number.MAX_SAFE_INTEGER}).`, { path });
   return n;
 }
 

@@ -17,12 +17,18 @@ const jsonValue: z.ZodType<Json> = z.lazy(() => z.union([z.string(), z.number(),
   .meta({ id: 'JsonValue', description: 'Any JSON value.' });
 const Version = z.int().min(0).meta({ description: 'A draft version: 0 is the empty draft, each committed step adds one.' });
 
+/** A version as written in a URL or header: digits only (Number() also reads '' as 0, '0x2' as 2, and rounds past 2^53). */
+export function asVersion(v: string): number | null {
+  const n = /^[0-9]{1,16}$/.test(v) ? Number(v) : NaN;
+  return Number.isSafeInteger(n) ? n : null;
+}
+
 /** A query parameter that is a non-negative integer (`?version=3`); the message names it. */
 export function versionParam(name: string, description: string) {
   return z.string().transform((v, c) => {
-    const n = Number(v);
-    if (Number.isInteger(n) && n >= 0) return n;
-    c.addIssue({ code: 'custom', message: `${name} must be a non-negative integer.` });
+    const n = asVersion(v);
+    if (n !== null) return n;
+    c.addIssue({ code: 'custom', message: `${name} must be a non-negative integer (digits only, at most ${Number.MAX_SAFE_INTEGER}).` });
     return z.NEVER;
   }).meta({ description, pattern: '^[0-9]+$' });
 }
