@@ -152,11 +152,18 @@ function endWithError(res: ServerResponse, code: string, message: string): void 
   res.end(formatEvents(null, [{ type: 'RUN_ERROR', code, message }]));
 }
 
+/**
+ * One version's events as SSE. `id:` (the version) starts at the event that carries the state
+ * (STATE_DELTA or STATE_SNAPSHOT): a client cut off after an earlier event of the version (the
+ * turn's RUN_STARTED) still holds the previous id, so it resumes with this version's delta instead
+ * of skipping it; one cut off after the delta never gets the delta twice.
+ */
 export function formatEvents(version: number | null, events: AgUiEvent[]): string {
   let out = '';
-  for (const ev of events) {
-    if (version !== null) out += `id: ${version}\n`;
+  const state = events.findIndex((ev) => ev.type === 'STATE_DELTA' || ev.type === 'STATE_SNAPSHOT');
+  events.forEach((ev, i) => {
+    if (version !== null && i >= state) out += `id: ${version}\n`;
     out += `event: ${ev.type}\ndata: ${JSON.stringify(ev)}\n\n`;
-  }
+  });
   return out;
 }
