@@ -55,7 +55,7 @@ export function registerStream(router: Router, ctx: Ctx): void {
     handle.release(sent);
   }, {
     summary: 'The live AG-UI stream (SSE)', tags: ['stream'], access: 'bearer', params: { id: DRAFT_PARAM },
-    description: 'STATE_SNAPSHOT first, then per committed version STATE_DELTA and CUSTOM weft.repairs / weft.refused; RUN_STARTED / RUN_FINISHED around agent turns. The SSE `id:` is the version: reconnect with `Last-Event-ID: N` (or `?after=N`) to get the versions after N from the log, then live.',
+    description: 'STATE_SNAPSHOT first, then per committed version STATE_DELTA and CUSTOM weft.repairs / weft.refused; RUN_STARTED / RUN_FINISHED around agent turns. The SSE `id:` is the version (from its STATE_DELTA on): reconnect with `Last-Event-ID: N` (or `?after=N`) to get the versions after N from the log, then live.',
     query: z.object({ after: z.string().optional().meta({ description: 'Resume after this version (as Last-Event-ID); a non-negative integer.', pattern: '^[0-9]+$' }) }),
     errors: ['BAD_REQUEST', 'NOT_FOUND'], responses: { 200: { description: 'text/event-stream of AG-UI 1.0 events (docs/api.md, "Live stream").', media: { 'text/event-stream': null } } },
   });
