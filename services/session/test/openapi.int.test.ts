@@ -173,8 +173,8 @@ describe('OpenAPI document', () => {
     expect((await call('POST', '/mcp', { headers: rpc, body: { not: 'json-rpc' } })).status).toBe(400);
     expect((await call('POST', '/mcp', { headers: { ...rpc, accept: 'text/plain' }, body: init })).status).toBe(406);
     expect((await call('POST', '/mcp', { headers: { ...rpc, 'content-type': 'text/plain' }, raw: JSON.stringify(init) })).status).toBe(415);
-    expect((await call('GET', '/mcp')).status).toBe(400);
-    expect((await call('DELETE', '/mcp')).status).toBe(400);
+    expect((await call('GET', '/mcp')).status).toBe(405);
+    expect((await call('DELETE', '/mcp')).status).toBe(405);
 
     // Operations.
     expect((await call('GET', '/healthz', { token: null })).json).toMatchObject({ ok: true });

@@ -60,12 +60,17 @@ export function mcpExtension(): Extension {
           415: { description: 'The body must be application/json.', schema: JsonRpcError },
         },
       });
-      // Stateless mode: no server-initiated stream and no session to delete.
+      // Stateless mode: no server-initiated stream and no session to delete. The MCP spec's answer
+      // is 405 (a client then knows there is no SSE stream; a 400 is reported as a failure).
       for (const method of ['GET', 'DELETE'] as const) {
-        router.on(method, MCP_PATH, async ({ req }) => {
+        router.on(method, MCP_PATH, async ({ req, res }) => {
           await ctx.auth.fromHeader(req.headers.authorization);
-          throw new WeftError('BAD_REQUEST', `${method} ${MCP_PATH} is not supported: this MCP endpoint is stateless; POST JSON-RPC messages.`);
-        }, { summary: `Not supported (stateless MCP): always 400`, tags: ['mcp'], access: 'bearer', errors: ['BAD_REQUEST'], responses: {} });
+          res.writeHead(405, { allow: 'POST', 'content-type': 'application/json' });
+          res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `${method} ${MCP_PATH} is not supported: this MCP endpoint is stateless (no server stream, no session); POST JSON-RPC messages.` }, id: null }));
+        }, {
+          summary: 'Not supported (stateless MCP): 405', tags: ['mcp'], access: 'bearer',
+          responses: { 405: { description: 'No server-initiated stream and no session here (Allow: POST).', schema: JsonRpcError } },
+        });
       }
     },
   };

@@ -63,6 +63,17 @@ describe('MCP over streamable HTTP (SDK client against a real session)', () => {
     expect(patch.inputSchema.required).toEqual(expect.arrayContaining(['session', 'ops']));
   });
 
+  it('the SDK client connects without an error: GET /mcp answers 405 (no server stream, as the spec has it), which it takes as such', async () => {
+    const client = new Client({ name: 'weft-test', version: '0.0.0' });
+    const errors: string[] = [];
+    client.onerror = (e) => errors.push(e.message);
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${await s.token('quiet', { page: ['read'] })}` } } }));
+    await client.listTools();
+    await new Promise((r) => setTimeout(r, 300)); // the SDK opens its GET stream after the handshake, in the background
+    await client.close();
+    expect(errors).toEqual([]); // before: 'Failed to open SSE stream: Bad Request', twice
+  });
+
   it('refuses a request without a bearer token (401, as over HTTP)', async () => {
     const res = await fetch(`${s.url}/mcp`, {
       method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
