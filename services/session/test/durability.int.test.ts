@@ -49,6 +49,9 @@ describe('event log durability through the HTTP API', () => {
     for (const r of again) expect(r.version).toBe(first.version);
     const steps = await s.store.readSteps('busy', { after: first.version - 1, limit: 100 });
     expect(steps.filter((x) => x.opId === 'retry-1')).toHaveLength(1);
+    // The same ops serialised again with another key order (a client that rebuilds its body on retry) are the same body.
+    const reordered = await fetch(`${s.url}/v1/drafts/busy/ops`, { method: 'POST', headers: { authorization: `Bearer ${c.token}` }, body: '{"ops":[{"value":"Once","path":"/title","op":"replace"}],"opId":"retry-1"}' });
+    expect([reordered.status, ((await reordered.json()) as { version: number }).version]).toEqual([200, first.version]);
     const e = await c.submit('busy', { opId: 'retry-1', ops: [{ op: 'replace', path: '/title', value: 'Twice' }] }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(WeftError);
     expect((e as WeftError).code).toBe('IDEMPOTENCY_CONFLICT');

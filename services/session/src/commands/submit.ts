@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import stableStringify from 'safe-stable-stringify';
 import { readOpsField } from '@weft/protocol';
 import type { Ctx } from '../context.ts';
 import type { StepResult, SubmitOutcome } from '../rooms/types.ts';
@@ -38,9 +39,12 @@ export function parseSubmit(body: unknown): SubmitBody {
   return parseWith(SubmitBody, body);
 }
 
-/** Same opId + same hash = a retry; same opId + another hash = IDEMPOTENCY_CONFLICT. */
+/**
+ * Same opId + same hash = a retry; same opId + another hash = IDEMPOTENCY_CONFLICT. Keys are
+ * sorted first: a client that re-serialises the same ops on a retry (another key order) is retrying.
+ */
 export function bodyHash(ops: unknown[], turnId: string | undefined): string {
-  return createHash('sha256').update(JSON.stringify({ ops, turnId: turnId ?? null })).digest('base64url');
+  return createHash('sha256').update(stableStringify({ ops, turnId: turnId ?? null }) ?? '').digest('base64url');
 }
 
 export function outcomeOrThrow(o: SubmitOutcome): StepResult {
