@@ -74,6 +74,24 @@ describe('MCP over streamable HTTP (SDK client against a real session)', () => {
     expect(errors).toEqual([]); // before: 'Failed to open SSE stream: Bad Request', twice
   });
 
+  it('a bad argument is a typed refusal naming its JSON Pointer, like every other refusal of the door; tool names are looked up as own names', async () => {
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['patch_draft', {}, '/session'],
+      ['patch_draft', { session: 'page:x', ops: 'not ops' }, '/ops'],
+      ['patch_draft', { session: 'page:x', ops: [{ op: 'add' }], rev: -1 }, '/rev'],
+      ['get_draft', { draftId: 7 }, '/draftId'],
+    ];
+    for (const [name, args, path] of cases) {
+      const { r, s: sc } = await call(writer, name, args);
+      expect([name, path, r.isError, sc.error?.code, sc.error?.path]).toEqual([name, path, true, 'BAD_REQUEST', path]);
+      expect(sc.error?.message).toContain('inputSchema');
+    }
+    // Before: "Tool __proto__ disabled" (found through Object.prototype), "Tool toString disabled".
+    for (const name of ['__proto__', 'toString', 'no_such_tool']) {
+      await expect(writer.callTool({ name, arguments: {} })).rejects.toThrow(`Tool ${name} not found`);
+    }
+  });
+
   it('refuses a request without a bearer token (401, as over HTTP)', async () => {
     const res = await fetch(`${s.url}/mcp`, {
       method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },

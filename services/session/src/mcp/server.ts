@@ -20,7 +20,7 @@ import { undoRedo } from '../commands/undo.ts';
 import { exportCode } from '../commands/export.ts';
 import { reportActivity } from '../commands/activity.ts';
 import { catalogText } from './catalog-text.ts';
-import { defineTool } from './define-tool.ts';
+import { answerToolCalls, defineTool } from './define-tool.ts';
 import { formatSessionHandle, parseSessionHandle } from './session-handle.ts';
 import { VIEW_HTML } from './view.ts';
 
@@ -278,5 +278,6 @@ export function createWeftMcpServer(ctx: Ctx, principal: Principal): McpServer {
     return { contents: [{ uri: uri.href, mimeType: MCP_APP_MIME, text: previewHtml(d.draft).html }] };
   });
 
+  answerToolCalls(server);
   return server;
 }
