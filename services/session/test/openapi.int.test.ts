@@ -66,6 +66,8 @@ describe('OpenAPI document', () => {
     const doomed = await mint('gone', { page: ['read'] });
     expect(doomed.status).toBe(201);
     expect((await call('POST', '/v1/tokens', { body: { actor: { id: 'a b', kind: 'human' }, scopes: {} } })).json.error.path).toBe('/actor/id');
+    // The admin's own actor id is not for minted tokens: they would write and undo as the admin.
+    expect((await call('POST', '/v1/tokens', { body: { actor: { id: 'admin', kind: 'agent' }, scopes: { '*': ['write'] } } })).json.error).toMatchObject({ code: 'BAD_REQUEST', path: '/actor/id' });
     expect((await call('POST', '/v1/tokens', { raw: '{"actor":' })).json.error.code).toBe('MALFORMED_JSON');
     expect((await call('POST', '/v1/tokens', { token: alice, body: { actor: { id: 'x', kind: 'human' }, scopes: {} } })).status).toBe(403);
     expect((await call('POST', '/v1/tokens', { raw: JSON.stringify({ pad: 'x'.repeat(17 * 1024) }) })).status).toBe(413);

@@ -134,7 +134,9 @@ const refuseProtoKey = (v: unknown, c: z.core.$RefinementCtx): unknown => {
 
 export const MintTokenBody = z.object({
   actor: z.object({
-    id: z.string({ error: 'actor.id must be 1–128 characters of [A-Za-z0-9._:@-].' }).regex(ACTOR_ID, { error: 'actor.id must be 1–128 characters of [A-Za-z0-9._:@-].' }),
+    id: z.string({ error: 'actor.id must be 1–128 characters of [A-Za-z0-9._:@-].' }).regex(ACTOR_ID, { error: 'actor.id must be 1–128 characters of [A-Za-z0-9._:@-].' })
+      // The admin token's actor: a minted token named so would write, and undo, as the admin in the log.
+      .refine((id) => id !== 'admin', { error: 'actor.id "admin" is the admin token\'s own; pick another id.' }),
     kind: z.enum(['human', 'agent'], { error: 'actor.kind must be "human" or "agent".' }),
   }, { error: tokenShape }),
   scopes: z.preprocess(refuseProtoKey, z.record(
