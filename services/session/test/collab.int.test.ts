@@ -137,6 +137,24 @@ describe('live collaboration over Hocuspocus', () => {
     other.close();
   });
 
+  it('a plain provider with a read-only token that edits anyway is told FORBIDDEN and its document shows the draft again; nothing is logged', async () => {
+    const ro = await plainClient(s.url, 'live', (await s.as('ro-plain', { live: ['read'] })).token);
+    try {
+      const before = await s.admin.getDraft('live');
+      ro.doc.getMap('meta').set('title', 'Reader wrote this');
+      await until(() => ro.stateless.some((m) => m.includes('"refused"')));
+      const msg = JSON.parse(ro.stateless.find((m) => m.includes('"refused"'))!) as { code: string; message: string };
+      expect(msg.code).toBe('FORBIDDEN');
+      expect(msg.message).toContain('read-only');
+      // Before: the reader's document kept "Reader wrote this" for good, and no one told it why.
+      await until(() => ro.doc.getMap('meta').get('title') === before.draft.title);
+      const after = await s.admin.getDraft('live');
+      expect([after.version, after.draft.title]).toEqual([before.version, before.draft.title]);
+    } finally {
+      ro.close();
+    }
+  });
+
   const servedContains = async (text: string): Promise<void> => {
     const t0 = Date.now();
     while (!JSON.stringify((await s.admin.getDraft('live')).draft).includes(text)) {

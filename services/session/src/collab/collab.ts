@@ -6,7 +6,7 @@ import type { RawData, WebSocket } from 'ws';
 import * as Y from 'yjs';
 import { refusalOf } from '@weft/core';
 import { CloseCode } from '@weft/protocol';
-import { hasMissingParents, isStaleEpoch, readUpdate } from '@weft/ydoc';
+import { createShadow, hasMissingParents, isStaleEpoch, readUpdate, UpdateGuard } from '@weft/ydoc';
 import type { UpdateParts } from '@weft/ydoc';
 import type { ResultMessage, YjsRefusalMessage } from '@weft/protocol';
 import type { RoomError } from '../rooms/types.ts';
@@ -20,6 +20,7 @@ import { DraftDoc } from './draft-doc.ts';
 import { corkPerTurn } from './cork.ts';
 import { closeSocket } from './close-socket.ts';
 import { frameProblem } from './frame-check.ts';
+import * as encoding from 'lib0/encoding';
 import { Epochs } from './epochs.ts';
 import { AwarenessPolicy } from './live-guards.ts';
 import { FORWARDED_BY, toBytes } from '../cluster/forward.ts';
@@ -29,7 +30,7 @@ import { routeDocuments } from '../cluster/socket-routes.ts';
  * `token` is kept to re-check the principal while the connection is open (revocation, expiry);
  * `socketId` (8 hex chars) names the connection in the opIds of its updates.
  */
-interface ConnContext { principal: Principal; socketId: string; token: string }
+interface ConnContext { principal: Principal; socketId: string; token: string; /** live edits sent with a read-only token */ readOnlyWrites?: number }
 
 /**
  * What the door keeps per WebSocket: whether it authenticated a document yet, and the timer that
@@ -210,6 +211,11 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
               // gone; 4500 makes the client retry, onto a document loaded afresh.
               if (!dd) throw new CloseError(CloseCode.INTERNAL, 'UNAVAILABLE');
               if (document !== dd.live || isStaleEpoch(Y.decodeStateVector(payload).keys(), dd.room.epoch)) throw new CloseError(CloseCode.CONFLICT, 'DOC_EPOCH_CHANGED');
+              return;
+            }
+            if (connection.readOnly && type === SYNC_UPDATE) {
+              const dd = docs.get(documentName);
+              if (dd) refuseReadOnly(ctx, dd, connection, payload);
               return;
             }
             if ((type !== SYNC_STEP_2 && type !== SYNC_UPDATE) || connection.readOnly) return;
@@ -429,6 +435,43 @@ async function refuse(ctx: Ctx, dd: DraftDoc, connection: Connection, update: Ui
   };
   connection.sendStateless(JSON.stringify(msg));
   ctx.metrics.yjsRefused.inc();
+}
+
+/** Live edits a read-only connection may send (each refused and reverted) before it is closed. */
+const READ_ONLY_WRITES = 20;
+
+/**
+ * A live edit from a read-only peer. Hocuspocus keeps it out of the document, but the peer's own doc
+ * would show it for good: the peer gets `update + inverse` (worked out on a scratch shadow of live,
+ * so nothing of it reaches the lineage or the log) and a typed FORBIDDEN. Edits a peer sends again
+ * when it reconnects (sync step 2) are only kept out, as before; one that keeps writing is closed.
+ */
+function refuseReadOnly(ctx: Ctx, dd: DraftDoc, connection: Connection, update: Uint8Array): void {
+  const c = connection.context as ConnContext;
+  c.readOnlyWrites = (c.readOnlyWrites ?? 0) + 1;
+  if (c.readOnlyWrites > READ_ONLY_WRITES) throw new CloseError(CloseCode.FORBIDDEN, 'FORBIDDEN');
+  if (!dd.live || Y.snapshotContainsUpdate(Y.snapshot(dd.live), update)) return;
+  const guard = new UpdateGuard(createShadow(dd.live));
+  try {
+    if (!guard.tryUpdate(update).ok) throw new CloseError(CloseCode.BAD_REQUEST, 'FORGED_UPDATE');
+    connection.send(syncUpdateFrame(connection.document.name, Y.mergeUpdates([update, guard.revert()])));
+  } finally {
+    guard.destroy();
+  }
+  const message = 'This token is read-only: the edit was not applied, and it is undone in your document. Ask for a token with the "write" scope to edit.';
+  const msg: YjsRefusalMessage & { code: string; message: string } = { type: 'refused', code: 'FORBIDDEN', message, refused: [], repairs: [], changedIds: [] };
+  connection.sendStateless(JSON.stringify(msg));
+  ctx.metrics.yjsRefused.inc();
+}
+
+/** A Hocuspocus sync message carrying one Yjs update (document name, Sync, update). */
+function syncUpdateFrame(documentName: string, update: Uint8Array): Uint8Array {
+  const e = encoding.createEncoder();
+  encoding.writeVarString(e, documentName);
+  encoding.writeVarUint(e, 0); // MessageType.Sync
+  encoding.writeVarUint(e, SYNC_UPDATE);
+  encoding.writeVarUint8Array(e, update);
+  return encoding.toUint8Array(e);
 }
 
 /**
