@@ -46,6 +46,8 @@ describe('applyStep: apply and refuse', () => {
     expect(step([{ op: 'remove', path: `${H}/nope` }]).refused[0]!.rule).toBe('path_not_found');
     // Into a section that is not there: missing_section (held for a later op of the step, then refused).
     expect(step([{ op: 'add', path: '/sections/nope/data/x', value: 1 }]).refused[0]!.rule).toBe('missing_section');
+    // …but a path whose section segment is no id at all waits for nothing: invalid_id, naming it.
+    expect(step([{ op: 'add', path: '/sections//b', value: 1 }]).refused[0]).toMatchObject({ rule: 'invalid_id', path: '/sections//b', message: expect.stringContaining('"" is not a section id') });
   });
   it('[unknown_catalog] a section naming a catalog the server lacks is refused at its catalog, naming the known ones', () => {
     const blog = { id: 'blog', kind: 'surface', catalog: 'blog@1', data: {}, components: { root: { id: 'root', component: 'Stack' } } };

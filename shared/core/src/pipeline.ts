@@ -9,7 +9,7 @@ import { refusalOf } from './errors.ts';
 import type { Note, Refusal } from './errors.ts';
 import { sanitizeJson } from './json.ts';
 import { HOLDABLE_RULES, checkComponentShape, checkData, checkOrder, checkSectionShell, checkSurfaceTree, componentPath, validateSurface } from './invariants.ts';
-import { Limits } from './limits.ts';
+import { isValidId, Limits } from './limits.ts';
 import { parsePointer } from './pointer.ts';
 import type { Problem } from './problem.ts';
 import { repairOp } from './repair.ts';
@@ -285,6 +285,8 @@ function missingSection(d: Draft, po: PreparedOp): Problem | null {
   const segs = po.segs;
   if (segs[0] !== 'sections' || segs.length < 3 || po.op.op === 'remove' || po.op.op === 'test') return null;
   if (d.sections === null || typeof d.sections !== 'object' || Object.hasOwn(d.sections, segs[1]!)) return null;
+  // Not an id at all (`/sections//b`): no later op can add that section, so nothing to wait for.
+  if (!isValidId(segs[1])) return { rule: 'invalid_id', path: po.op.path, message: `${JSON.stringify(segs[1])} is not a section id: ids match [a-z][a-z0-9-]{0,40}` };
   return { rule: 'missing_section', path: po.op.path, message: `section "${segs[1]}" does not exist; add /sections/${segs[1]} (with its root) in the same step or before this op` };
 }
 

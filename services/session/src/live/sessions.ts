@@ -35,7 +35,7 @@ export class SessionManager {
 
   /** The session must be open, on this draft, the caller's own, and not idle past the limit. */
   async guard(sessionId: string, draftId: string, p: Principal, turnId?: string | null): Promise<void> {
-    const closed = (): WeftError => new WeftError('SESSION_CLOSED', `Session ${sessionId} is closed (or unknown); open a new one with POST /v1/drafts/${draftId}/sessions.`);
+    const closed = (): WeftError => new WeftError('SESSION_CLOSED', `Session ${sessionId} is closed (or unknown); open a new one (HTTP: POST /v1/drafts/${draftId}/sessions; MCP: open_build_session).`, { path: '/sessionId' });
     let s = this.open.get(sessionId);
     if (!s) {
       // Not in this process's memory (a restart, another node): the store is the truth, and its

@@ -137,6 +137,9 @@ describe('MCP over streamable HTTP (SDK client against a real session)', () => {
     const late = await call(writer, 'patch_draft', { session, ops: [{ op: 'replace', path: '/title', value: 'x' }] });
     expect(late.r.isError).toBe(true);
     expect(late.s.error?.code).toBe('SESSION_CLOSED');
+    // What to do, in this door's words, and where: the handle this tool takes.
+    expect(late.s.error?.message).toContain('open_build_session');
+    expect(late.s.error?.path).toBe('/session');
   });
 
   it('scopes come from the token: a read token reads but every write tool is FORBIDDEN (a build session too)', async () => {

@@ -111,7 +111,10 @@ export function createWeftMcpServer(ctx: Ctx, principal: Principal): McpServer {
   }, async (a) => guarded(async () => {
     const h = parseSessionHandle(a.session);
     if (!h) throw new WeftError('SESSION_CLOSED', 'Unknown session handle; open one with open_build_session.', { path: '/session' });
-    const r = await submitOps(ctx, p, h.draftId, { ops: a.ops, baseVersion: a.rev, sessionId: h.sessionId, turnId: a.turnId, opId: a.opId });
+    const r = await submitOps(ctx, p, h.draftId, { ops: a.ops, baseVersion: a.rev, sessionId: h.sessionId, turnId: a.turnId, opId: a.opId }).catch((e: unknown) => {
+      // The session's pointer is the handle this tool takes, not the HTTP body's sessionId.
+      throw e instanceof WeftError && e.code === 'SESSION_CLOSED' ? new WeftError(e.code, e.message, { ...e.extra, path: '/session' }) : e;
+    });
     return reply(summarize(r), { draftId: h.draftId, ...r });
   }));
 
