@@ -10,7 +10,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 type Shape = Record<string, z.ZodType>;
-interface Tool { schema: z.ZodObject<Shape>; run(args: unknown): Promise<CallToolResult> }
+interface Tool { schema: z.ZodType; run(args: unknown): Promise<CallToolResult> }
 
 const registries = new WeakMap<McpServer, Map<string, Tool>>();
 
@@ -21,15 +21,30 @@ export function defineTool<S extends Shape>(
   cb: (args: z.infer<z.ZodObject<S>>) => Promise<CallToolResult>,
 ): void {
   server.registerTool(name, config, ((args: z.infer<z.ZodObject<S>>) => cb(args)) as never);
+  remember(server, name, { schema: z.object(config.inputSchema), run: (args) => cb(args as z.infer<z.ZodObject<S>>) });
+}
+
+/** A tool whose arguments are one object schema of its own (its JSON Schema is advertised as is). */
+export function defineObjectTool(
+  server: McpServer,
+  name: string,
+  config: { description: string; inputSchema: z.ZodObject },
+  cb: (args: Record<string, unknown>) => Promise<CallToolResult>,
+): void {
+  server.registerTool(name, config, ((args: Record<string, unknown>) => cb(args)) as never);
+  remember(server, name, { schema: config.inputSchema, run: (args) => cb(args as Record<string, unknown>) });
+}
+
+function remember(server: McpServer, name: string, tool: Tool): void {
   let tools = registries.get(server);
   if (!tools) registries.set(server, (tools = new Map()));
-  tools.set(name, { schema: z.object(config.inputSchema), run: (args) => cb(args as z.infer<z.ZodObject<S>>) });
+  tools.set(name, tool);
 }
 
 /** The first issue's place in the arguments as a JSON Pointer (RFC 6901). */
 const pointer = (path: readonly PropertyKey[]): string => path.map((k) => `/${String(k).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 
-/** Replaces the SDK's tools/call handler with one over the tools defined above (call after the last defineTool). */
+/** Replaces the SDK's tools/call handler with one over the tools defined above (call after the last one). */
 export function answerToolCalls(server: McpServer): void {
   const tools = registries.get(server) ?? new Map<string, Tool>();
   server.server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {

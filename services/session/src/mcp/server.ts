@@ -20,7 +20,7 @@ import { undoRedo } from '../commands/undo.ts';
 import { exportCode } from '../commands/export.ts';
 import { reportActivity } from '../commands/activity.ts';
 import { catalogText } from './catalog-text.ts';
-import { answerToolCalls, defineTool } from './define-tool.ts';
+import { answerToolCalls, defineObjectTool, defineTool } from './define-tool.ts';
 import { formatSessionHandle, parseSessionHandle } from './session-handle.ts';
 import { VIEW_HTML } from './view.ts';
 
@@ -238,15 +238,15 @@ export function createWeftMcpServer(ctx: Ctx, principal: Principal): McpServer {
     label: z.unknown().optional().meta({ ...props.label, description: 'What was observably done, ≤ 120 characters; never reasoning.' }),
     detail: z.unknown().optional().meta({ ...props.detail, description: 'Optional, ≤ 500 characters.' }),
   }).meta({ required: ['draftId', ...ACTIVITY_INPUT_SCHEMA.required], additionalProperties: false });
-  server.registerTool('report_activity', {
+  defineObjectTool(server, 'report_activity', {
     description: 'Report one observable activity on a draft for its viewers (the Build view\'s feed): what you are validating, which operation you apply, or an agent status. A concise account of actions and results, never chain-of-thought; unknown fields are refused with every problem listed. The draft keeps the newest 120 entries.',
     inputSchema: activityArgs,
-  }, (async (a: Record<string, unknown>) => guarded(async () => {
+  }, async (a) => guarded(async () => {
     const { draftId: id, ...report } = a;
     if (typeof id !== 'string') throw new WeftError('BAD_REQUEST', 'draftId must be a draft id.', { path: '/draftId' });
     const entry = await reportActivity(ctx, p, id, report);
     return reply(`Recorded activity ${entry.id} on "${id}".`, { activity: entry as unknown as Json });
-  })) as never);
+  }));
 
   defineTool(server, 'get_preview', {
     description: `The draft rendered to HTML (the real renderer). With app:true the reply embeds it as the MCP Apps resource ${PREVIEW_URI}/<draftId>.`,
