@@ -1,6 +1,6 @@
 // B6 replay (PERFORMANCE.md) in a process of its own, each phase timed, on Postgres 15 (fsync on):
 // a 100k-event draft, then fetch (pages of 10,000 steps as JSON text; one after another, and all
-// at once), parse (one JSON.parse per page), fold, and loadDraft end to end (the pages parsed and
+// at once), parse (one JSON.parse per page), fold (the general apply, and replay's applyOwned), and loadDraft end to end (the pages parsed and
 // folded in the replay worker while the next are fetched; pages sized to ~100 KB) beside loadDraft
 // with 10,000-step pages two ahead (the earlier default), each the median of --reps runs.
 //   npx tsx shared/store/bench/replay.bench.ts [--events 100000] [--reps 8]
@@ -8,6 +8,7 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { applyOpsUnchecked, emptyDraft } from '@weft/core';
+import { applyOwned } from '@weft/core/apply';
 import type { Op } from '@weft/core';
 import { migrateToLatest } from '@weft/migrations';
 import { startPostgres } from '@weft/testing';
@@ -44,7 +45,7 @@ try {
   await sql`VACUUM ANALYZE`.execute(conn.db);
   await loadDraft(store, id, PAGE * 2 + 1); // starts the replay worker (once per process), not timed
 
-  const t = { serial: [] as number[], together: [] as number[], parse: [] as number[], fold: [] as number[], load: [] as number[], load10k: [] as number[] };
+  const t = { serial: [] as number[], together: [] as number[], parse: [] as number[], fold: [] as number[], foldOwned: [] as number[], load: [] as number[], load10k: [] as number[] };
   let draft = emptyDraft(id);
   for (let rep = 0; rep < REPS; rep++) {
     let s = performance.now();
@@ -61,6 +62,11 @@ try {
     draft = emptyDraft(id);
     for (const page of parsed) for (const ops of page) applyOpsUnchecked(draft, ops);
     t.fold.push(performance.now() - s);
+    const parsedAgain = pages.map((p) => JSON.parse(p.text) as Op[][]);
+    s = performance.now();
+    const owned = emptyDraft(id);
+    for (const page of parsedAgain) for (const ops of page) applyOwned(owned, ops);
+    t.foldOwned.push(performance.now() - s);
     s = performance.now();
     const loaded = await loadDraft(store, id);
     t.load.push(performance.now() - s);
@@ -73,7 +79,8 @@ try {
   console.log(`  fetch, one page after another   ${median(t.serial).toFixed(1)} ms = ${rate(median(t.serial))}`);
   console.log(`  fetch, every page at once       ${median(t.together).toFixed(1)} ms = ${rate(median(t.together))}`);
   console.log(`  parse (JSON.parse per page)     ${median(t.parse).toFixed(1)} ms = ${rate(median(t.parse))}`);
-  console.log(`  fold (apply in place)           ${median(t.fold).toFixed(1)} ms = ${rate(median(t.fold))}`);
+  console.log(`  fold (applyOpsUnchecked)        ${median(t.fold).toFixed(1)} ms = ${rate(median(t.fold))}`);
+  console.log(`  fold (applyOwned, as replay)    ${median(t.foldOwned).toFixed(1)} ms = ${rate(median(t.foldOwned))}`);
   console.log(`  loadDraft end to end (worker)   ${median(t.load).toFixed(1)} ms = ${rate(median(t.load))}  (runs: ${t.load.map((x) => x.toFixed(0)).join(', ')} ms)`);
   console.log(`  … with 10,000-step pages, 2 ahead ${median(t.load10k).toFixed(1)} ms = ${rate(median(t.load10k))}  (${(median(t.load10k) / median(t.load)).toFixed(2)}× the time)`);
 } finally {
