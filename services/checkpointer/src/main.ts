@@ -3,7 +3,7 @@
 // process.env (CONVENTIONS.md §15).
 import { createNatsBus } from '@weft/bus';
 import { createRegistry, exitOnStartupError, loggerFromEnv, operatorServer, probes, routeConsole, stopOnSignals } from '@weft/ops';
-import { addressOf, connectPostgres, waitForDatabase, EventStore } from '@weft/store';
+import { connectPostgres, waitForDatabase, EventStore } from '@weft/store';
 import { build } from './app.ts';
 import { parseConfig, parseStandalone } from './config.ts';
 import { checkpointerMetrics } from './metrics.ts';
@@ -15,8 +15,9 @@ async function main(): Promise<void> {
   const log = loggerFromEnv('checkpointer', env);
   routeConsole(log);
   const conn = connectPostgres(standalone.databaseUrl, { prepare: standalone.dbPrepare });
-  await waitForDatabase(conn.db, { url: standalone.databaseUrl, waitMs: standalone.startWaitS * 1000, onWait: (reason, ms) => log.warn(`waiting for Postgres at ${addressOf(standalone.databaseUrl)}`, { reason, waitedMs: ms }) });
-  const bus = await createNatsBus(standalone.natsUrl, { name: 'weft-checkpointer', waitMs: standalone.startWaitS * 1000, onWait: (reason, ms) => log.warn('waiting for NATS', { reason, waitedMs: ms }) });
+  const wait = { waitMs: standalone.startWaitS * 1000, onWait: (message: string, fields: Record<string, unknown>) => log.warn(message, fields) };
+  await waitForDatabase(conn.db, { url: standalone.databaseUrl, ...wait });
+  const bus = await createNatsBus(standalone.natsUrl, { name: 'weft-checkpointer', ...wait });
   const store = new EventStore(conn.db);
   const registry = createRegistry();
   const worker = build({ store, bus, log, onCheckpoint: checkpointerMetrics(registry) }, config);

@@ -15,7 +15,7 @@ import { accessLog, ConfigError, createLogger, createRegistry, exitOnStartupErro
 import type { ReadinessChecks } from '@weft/ops';
 import { build as buildPreview, parseConfig as parsePreviewConfig, Tickets } from '@weft/preview';
 import { actionsExtension, collabExtension, listen, mcpExtension, parseConfig } from '@weft/session';
-import { addressOf, connectPostgres, DamagedDataDir, DatabaseUnreachable, DataDirInUse, EventStore, openPGlite, SessionStore, TokenStore, waitForDatabase, WebhookStore } from '@weft/store';
+import { connectPostgres, DamagedDataDir, DatabaseUnreachable, DataDirInUse, EventStore, openPGlite, SessionStore, TokenStore, waitForDatabase, WebhookStore } from '@weft/store';
 import { build as buildWebhooks, parseConfig as parseWebhooksConfig, webhookMetrics } from '@weft/webhooks';
 import { launcherEnv, SERVICES } from './config.ts';
 
@@ -51,14 +51,12 @@ async function main(): Promise<void> {
   const config = Object.freeze({ ...cfg.base, adminToken, dataDir });
 
   const conn = config.databaseUrl ? connectPostgres(config.databaseUrl, { prepare: config.dbPrepare }) : await openPGlite(join(dataDir, 'pglite'));
+  const wait = { waitMs: config.startWaitS * 1000, onWait: (message: string, fields: Record<string, unknown>) => log.warn(message, fields) };
   if (config.databaseUrl) {
-    const url = config.databaseUrl;
-    await waitForDatabase(conn.db, { url, waitMs: config.startWaitS * 1000, onWait: (reason, ms) => log.warn(`waiting for Postgres at ${addressOf(url)}`, { reason, waitedMs: ms }) });
+    await waitForDatabase(conn.db, { url: config.databaseUrl, ...wait });
     await migrateToLatest(conn.db);
   }
-  const bus = config.natsUrl
-    ? await createNatsBus(config.natsUrl, { name: `weft-${name}`, waitMs: config.startWaitS * 1000, onWait: (reason, ms) => log.warn('waiting for NATS', { reason, waitedMs: ms }) })
-    : createMemoryBus();
+  const bus = config.natsUrl ? await createNatsBus(config.natsUrl, { name: `weft-${name}`, ...wait }) : createMemoryBus();
   const store = new EventStore(conn.db);
   const tokens = new TokenStore(conn.db);
   const registry = createRegistry();

@@ -3,7 +3,7 @@
 import { createServer } from 'node:http';
 import { createNatsBus } from '@weft/bus';
 import { accessLog, ConfigError, createRegistry, exitOnStartupError, loggerFromEnv, probes, routeConsole } from '@weft/ops';
-import { addressOf, connectPostgres, waitForDatabase, EventStore, TokenStore } from '@weft/store';
+import { connectPostgres, waitForDatabase, EventStore, TokenStore } from '@weft/store';
 import { build } from './app.ts';
 import { parseConfig, parseStandalone } from './config.ts';
 
@@ -17,8 +17,9 @@ async function main(): Promise<void> {
   const log = loggerFromEnv('preview', env);
   routeConsole(log);
   const conn = connectPostgres(standalone.databaseUrl, { prepare: standalone.dbPrepare });
-  await waitForDatabase(conn.db, { url: standalone.databaseUrl, waitMs: standalone.startWaitS * 1000, onWait: (reason, ms) => log.warn(`waiting for Postgres at ${addressOf(standalone.databaseUrl)}`, { reason, waitedMs: ms }) });
-  const bus = await createNatsBus(standalone.natsUrl, { name: 'weft-preview', waitMs: standalone.startWaitS * 1000, onWait: (reason, ms) => log.warn('waiting for NATS', { reason, waitedMs: ms }) });
+  const wait = { waitMs: standalone.startWaitS * 1000, onWait: (message: string, fields: Record<string, unknown>) => log.warn(message, fields) };
+  await waitForDatabase(conn.db, { url: standalone.databaseUrl, ...wait });
+  const bus = await createNatsBus(standalone.natsUrl, { name: 'weft-preview', ...wait });
   const store = new EventStore(conn.db);
   const registry = createRegistry();
   const preview = build({ store, tokens: new TokenStore(conn.db), bus, log, registry }, config);

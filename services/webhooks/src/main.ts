@@ -4,7 +4,7 @@
 import { createNatsBus } from '@weft/bus';
 import type { Bus } from '@weft/bus';
 import { createRegistry, exitOnStartupError, loggerFromEnv, operatorServer, probes, routeConsole, stopOnSignals } from '@weft/ops';
-import { addressOf, connectPostgres, waitForDatabase, WebhookStore } from '@weft/store';
+import { connectPostgres, waitForDatabase, WebhookStore } from '@weft/store';
 import { build } from './app.ts';
 import { parseConfig, parseStandalone } from './config.ts';
 import { webhookMetrics } from './metrics.ts';
@@ -16,8 +16,9 @@ async function main(): Promise<void> {
   const log = loggerFromEnv('webhooks', env);
   routeConsole(log);
   const conn = connectPostgres(standalone.databaseUrl, { prepare: standalone.dbPrepare });
-  await waitForDatabase(conn.db, { url: standalone.databaseUrl, waitMs: standalone.startWaitS * 1000, onWait: (reason, ms) => log.warn(`waiting for Postgres at ${addressOf(standalone.databaseUrl)}`, { reason, waitedMs: ms }) });
-  const bus: Bus | null = standalone.natsUrl ? await createNatsBus(standalone.natsUrl, { name: 'weft-webhooks', waitMs: standalone.startWaitS * 1000, onWait: (reason, ms) => log.warn('waiting for NATS', { reason, waitedMs: ms }) }) : null;
+  const wait = { waitMs: standalone.startWaitS * 1000, onWait: (message: string, fields: Record<string, unknown>) => log.warn(message, fields) };
+  await waitForDatabase(conn.db, { url: standalone.databaseUrl, ...wait });
+  const bus: Bus | null = standalone.natsUrl ? await createNatsBus(standalone.natsUrl, { name: 'weft-webhooks', ...wait }) : null;
   const store = new WebhookStore(conn.db);
   const registry = createRegistry();
   const dispatcher = build({ store, ...(bus ? { bus } : {}), log, metrics: webhookMetrics(registry, () => store.countPending()) }, config);

@@ -12,8 +12,8 @@ export interface NatsBusOptions {
   onHandlerError?: (err: unknown, msg: BusMessage) => void;
   /** How long the first connection may take while nothing answers (a server still starting), ms; default 0. */
   waitMs?: number;
-  /** Each refused first try that will be retried: why, and the ms waited so far. */
-  onWait?: (reason: string, waitedMs: number) => void;
+  /** Each refused first try that will be retried: a line for the log ("waiting for NATS at host:port") and why. */
+  onWait?: (message: string, fields: { reason: string; waitedMs: number }) => void;
 }
 
 /** NATS never answered at start within the wait, or refused us for good (authorization). */
@@ -39,7 +39,7 @@ async function firstConnect(url: string, o: NatsBusOptions): Promise<NatsConnect
       if (waited + delay > (o.waitMs ?? 0)) {
         throw new BusUnreachable(`NATS at ${addressOf(url)} did not answer within ${Math.round((o.waitMs ?? 0) / 1000)} s (${reason}). Is nats-server running, and is NATS_URL right? WEFT_START_WAIT_S sets how long a process waits for it at start.`, { cause: e });
       }
-      o.onWait?.(reason, waited);
+      o.onWait?.(`waiting for NATS at ${addressOf(url)}`, { reason, waitedMs: waited });
       await new Promise((r) => setTimeout(r, delay));
       delay = Math.min(delay * 2, 2000);
     }

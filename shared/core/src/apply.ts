@@ -195,18 +195,7 @@ export function applyOwned(doc: unknown, ops: readonly Op[]): Result<true, { ind
 function setOwned(doc: unknown, op: Op & { op: 'add' | 'replace' | 'remove' }, segs: readonly string[]): boolean {
   const n = segs.length - 1;
   if (n < 0) return false;
-  // The parent, as getAt walks (arrays by index, objects by own key), without a slice per op.
-  let parent: unknown = doc;
-  for (let i = 0; i < n; i++) {
-    const s = segs[i]!;
-    if (Array.isArray(parent)) {
-      const k = arrayIndex(s);
-      if (k < 0 || k >= parent.length) return false;
-      parent = parent[k];
-    } else if (parent !== null && typeof parent === 'object' && Object.hasOwn(parent, s)) {
-      parent = (parent as Record<string, unknown>)[s];
-    } else return false;
-  }
+  const parent = getAt(doc, segs, n).value; // the parent, without a slice per op
   if (parent === null || typeof parent !== 'object') return false;
   const last = segs[n]!;
   if (Array.isArray(parent)) {

@@ -82,10 +82,11 @@ export function arrayIndex(seg: string): number {
   return v;
 }
 
-/** Resolves segments against a JSON value, following own properties only. */
-export function getAt(doc: unknown, segments: readonly string[]): { found: boolean; value: unknown } {
+/** Resolves segments (the first `end` of them) against a JSON value, following own properties only. */
+export function getAt(doc: unknown, segments: readonly string[], end = segments.length): { found: boolean; value: unknown } {
   let cur: unknown = doc;
-  for (const s of segments) {
+  for (let k = 0; k < end; k++) {
+    const s = segments[k]!;
     if (Array.isArray(cur)) {
       const i = arrayIndex(s);
       if (i < 0 || i >= cur.length) return { found: false, value: undefined };

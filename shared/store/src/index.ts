@@ -4,7 +4,7 @@ export { ActivityStore } from './activity-store.ts';
 export type { NewActivity } from './activity-store.ts';
 export { connectPostgres } from './connect-postgres.ts';
 export type { Connection, ConnectOptions } from './connect-postgres.ts';
-export { addressOf, DatabaseUnreachable, waitForDatabase } from './wait-for-database.ts';
+export { DatabaseUnreachable, waitForDatabase } from './wait-for-database.ts';
 export { DamagedDataDir, openPGlite } from './pglite.ts';
 export { DataDirInUse } from './data-dir-lock.ts';
 export { checkIntegrity } from './integrity.ts';

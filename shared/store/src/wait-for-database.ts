@@ -14,7 +14,7 @@ const codeOf = (e: unknown): string => String((e as { code?: unknown } | null)?.
 const reasonOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /** host:port of a Postgres URL, never its credentials. */
-export function addressOf(url: string): string {
+function addressOf(url: string): string {
   try {
     const u = new URL(url);
     return `${u.hostname || 'localhost'}:${u.port || '5432'}`;
@@ -28,16 +28,14 @@ export interface WaitOptions {
   url: string;
   /** How long to keep trying, ms; 0 = one try. */
   waitMs: number;
-  /** Each failed try that will be retried: why, and the ms waited so far. */
-  onWait?: (reason: string, waitedMs: number) => void;
-  /** Ms between tries (doubles up to 2 s); tests shorten it. */
-  firstDelayMs?: number;
+  /** Each failed try that will be retried: a line for the log ("waiting for Postgres at host:port") and why. */
+  onWait?: (message: string, fields: { reason: string; waitedMs: number }) => void;
 }
 
 /** Resolves once `select 1` answers; rejects with DatabaseUnreachable naming the address and what to check. */
 export async function waitForDatabase(db: Kysely<any>, o: WaitOptions): Promise<void> {
   const start = Date.now();
-  let delay = o.firstDelayMs ?? 250;
+  let delay = 250;
   for (;;) {
     try {
       await sql`select 1`.execute(db);
@@ -51,7 +49,7 @@ export async function waitForDatabase(db: Kysely<any>, o: WaitOptions): Promise<
       if (waited + delay > o.waitMs) {
         throw new DatabaseUnreachable(`Postgres at ${where} did not answer within ${Math.round(o.waitMs / 1000)} s (${reasonOf(e)}). Is it running, and is DATABASE_URL right? WEFT_START_WAIT_S sets how long a process waits for it at start.`, { cause: e });
       }
-      o.onWait?.(reasonOf(e), waited);
+      o.onWait?.(`waiting for Postgres at ${where}`, { reason: reasonOf(e), waitedMs: waited });
       await new Promise((r) => setTimeout(r, delay));
       delay = Math.min(delay * 2, 2000);
     }

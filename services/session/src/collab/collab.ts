@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Hocuspocus } from '@hocuspocus/server';
+import { Hocuspocus, OutgoingMessage } from '@hocuspocus/server';
 import type { Connection } from '@hocuspocus/server';
 import { WebSocketServer } from 'ws';
 import type { RawData, WebSocket } from 'ws';
@@ -20,7 +20,6 @@ import { DraftDoc } from './draft-doc.ts';
 import { corkPerTurn } from './cork.ts';
 import { closeSocket } from './close-socket.ts';
 import { frameProblem } from './frame-check.ts';
-import * as encoding from 'lib0/encoding';
 import { Epochs } from './epochs.ts';
 import { AwarenessPolicy } from './live-guards.ts';
 import { FORWARDED_BY, toBytes } from '../cluster/forward.ts';
@@ -454,7 +453,8 @@ function refuseReadOnly(ctx: Ctx, dd: DraftDoc, connection: Connection, update: 
   const guard = new UpdateGuard(createShadow(dd.live));
   try {
     if (!guard.tryUpdate(update).ok) throw new CloseError(CloseCode.BAD_REQUEST, 'FORGED_UPDATE');
-    connection.send(syncUpdateFrame(connection.document.name, Y.mergeUpdates([update, guard.revert()])));
+    // Addressed as Hocuspocus addresses this connection (the document, and its session when multiplexed).
+    connection.send(new OutgoingMessage(connection.messageAddress).createSyncMessage().writeUpdate(Y.mergeUpdates([update, guard.revert()])).toUint8Array());
   } finally {
     guard.destroy();
   }
@@ -462,16 +462,6 @@ function refuseReadOnly(ctx: Ctx, dd: DraftDoc, connection: Connection, update: 
   const msg: YjsRefusalMessage & { code: string; message: string } = { type: 'refused', code: 'FORBIDDEN', message, refused: [], repairs: [], changedIds: [] };
   connection.sendStateless(JSON.stringify(msg));
   ctx.metrics.yjsRefused.inc();
-}
-
-/** A Hocuspocus sync message carrying one Yjs update (document name, Sync, update). */
-function syncUpdateFrame(documentName: string, update: Uint8Array): Uint8Array {
-  const e = encoding.createEncoder();
-  encoding.writeVarString(e, documentName);
-  encoding.writeVarUint(e, 0); // MessageType.Sync
-  encoding.writeVarUint(e, SYNC_UPDATE);
-  encoding.writeVarUint8Array(e, update);
-  return encoding.toUint8Array(e);
 }
 
 /**

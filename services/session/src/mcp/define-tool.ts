@@ -7,6 +7,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { formatPointer } from '@weft/core';
 import { z } from 'zod';
 
 type Shape = Record<string, z.ZodType>;
@@ -41,9 +42,6 @@ function remember(server: McpServer, name: string, tool: Tool): void {
   tools.set(name, tool);
 }
 
-/** The first issue's place in the arguments as a JSON Pointer (RFC 6901). */
-const pointer = (path: readonly PropertyKey[]): string => path.map((k) => `/${String(k).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
-
 /** Replaces the SDK's tools/call handler with one over the tools defined above (call after the last one). */
 export function answerToolCalls(server: McpServer): void {
   const tools = registries.get(server) ?? new Map<string, Tool>();
@@ -54,7 +52,7 @@ export function answerToolCalls(server: McpServer): void {
     const parsed = tool.schema.safeParse(request.params.arguments ?? {});
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      const path = pointer(issue.path);
+      const path = formatPointer(issue.path.map(String));
       const error = { code: 'BAD_REQUEST', message: `${path || 'arguments'}: ${issue.message}. ${name} takes the arguments its inputSchema names (tools/list); fix this one and call again.`, path };
       return { isError: true, content: [{ type: 'text', text: `BAD_REQUEST: ${error.message}\n${JSON.stringify({ error })}` }], structuredContent: { error } };
     }
