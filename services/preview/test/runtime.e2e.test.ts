@@ -16,6 +16,7 @@ import type { TestSession } from '../../session/test/helpers.ts';
 import { build } from '../src/app.ts';
 import type { Preview } from '../src/app.ts';
 import { CHROMIUM_LAUNCH, closeStack } from './stack.ts';
+import { STARTERS, starterSectionOps } from '../src/editor/blueprints.ts';
 
 let t: TestSession;
 let preview: Preview;
@@ -174,6 +175,23 @@ describe('the interaction runtime in Chromium, as a reader', () => {
     // Checkbox → bound text
     await page.getByLabel('I agree').check();
     expect(await text(page, 'agree-text')).toBe('agreed: true');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('the Pricing starter, from an empty draft: its Toggle switches the table between monthly and yearly prices', async () => {
+    const id = `rtp${Date.now().toString(36)}${n++}`;
+    await alice.createDraft(id, 'Pricing');
+    const starter = STARTERS.find((st) => st.id === 'pricing')!;
+    const r = await alice.submit(id, { opId: `${id}-p`, ops: starterSectionOps({}, starter).ops });
+    expect(r.refused ?? []).toEqual([]);
+    const { page, errors } = await open(id);
+    const prices = async () => page.locator('.weft-plan-price').evaluateAll((ps) => ps.map((p) => (p as HTMLElement).innerText.replace(/\s+/g, '')));
+    expect(await prices()).toEqual(['0/mo', '12/mo']);
+    await page.getByText('Yearly', { exact: true }).click();
+    expect(await prices()).toEqual(['0/yr', '120/yr']);
+    await page.getByText('Monthly', { exact: true }).click();
+    expect(await prices()).toEqual(['0/mo', '12/mo']);
     expect(errors).toEqual([]);
     await page.close();
   });

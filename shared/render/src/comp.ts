@@ -162,6 +162,16 @@ export class Comp {
     return attr('data-weft-bind', key);
   }
 
+  /**
+   * ` data-weft-cond="id:part"` on a part of this component shown while `cond` holds (`shown`: on
+   * the server's data), so the runtime shows the part that fits the data after a reader's change.
+   */
+  showWhen(part: string, cond: Condition, shown: boolean): string {
+    const key = `${this.id}:${part}`;
+    this.scope.logic.visible[key] = cond as unknown as Json;
+    return `${attr('data-weft-cond', key)}${attr('data-weft-visible', String(shown))}${shown ? '' : ' hidden'}`;
+  }
+
   /** ` data-weft-model="/path"` on a control whose `value` is a {path}: the runtime writes it. */
   modelAttr(): string {
     const raw = this.raw('value');

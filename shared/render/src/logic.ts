@@ -7,7 +7,7 @@ import type { Json } from '@weft/core';
 export interface Logic {
   /** `"<component id>:<prop>"` (a `data-weft-bind` marker) → the prop's binding or call. */
   text: Record<string, Json>;
-  /** Component id (a `data-weft-cond` wrapper) → its `visible` condition. */
+  /** Component id (a `data-weft-cond` wrapper) → its `visible` condition; `id:part` → a part's (Comp.showWhen). */
   visible: Record<string, Json>;
   /** Component id → its checks' conditions, by index (`data-weft-check="id:i"`); `true` = none. */
   checks: Record<string, Json[]>;

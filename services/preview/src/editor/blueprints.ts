@@ -44,7 +44,7 @@ export function paletteBlueprint(name: string, example: JsonObject): Blueprint {
   return Object.hasOwn(PALETTE, name) ? PALETTE[name]! : { component: name, props: structuredClone(example) };
 }
 
-export interface Starter { id: string; label: string; description: string; root: Blueprint[] }
+export interface Starter { id: string; label: string; description: string; root: Blueprint[]; /** the section's data model to start with */ data?: JsonObject }
 
 /** Empty-state starters: whole sections made of catalog components. */
 export const STARTERS: readonly Starter[] = [
@@ -61,9 +61,11 @@ export const STARTERS: readonly Starter[] = [
       { component: 'Card', props: { title: 'Together' }, children: [text('People and agents build side by side.')] },
     ] },
   ] },
-  { id: 'pricing', label: 'Pricing', description: 'Plans with monthly and yearly prices', root: [
+  // The Toggle and the table share /period, so a reader switches the prices the description promises.
+  { id: 'pricing', label: 'Pricing', description: 'Plans with monthly and yearly prices', data: { period: 'monthly' }, root: [
     { component: 'Heading', props: { text: 'Pricing', level: 2 } },
-    { component: 'pricing-table', props: { plans: [
+    { component: 'Toggle', props: { label: 'Billing period', options: [{ label: 'Monthly', value: 'monthly' }, { label: 'Yearly', value: 'yearly' }], value: { path: '/period' } } },
+    { component: 'pricing-table', props: { period: { path: '/period' }, plans: [
       { name: 'Starter', price: { monthly: 0, yearly: 0 }, features: ['One project', 'Community support'] },
       { name: 'Pro', price: { monthly: 12, yearly: 120 }, features: ['Unlimited projects', 'Priority support'] },
     ] } },
@@ -104,5 +106,5 @@ export function starterSectionOps(sections: Readonly<Record<string, unknown>>, s
   const empty = {} as SurfaceSection['components'];
   const kids = starter.root.map((bp) => flatten(bp, empty, out));
   const components = { root: { id: 'root', component: 'Stack', props: { gap: 'md' }, children: kids }, ...out };
-  return { id, ops: [{ op: 'add', path: `/sections/${id}`, value: { id, kind: 'surface', catalog: catalogId, data: {}, components } as unknown as JsonObject }] };
+  return { id, ops: [{ op: 'add', path: `/sections/${id}`, value: { id, kind: 'surface', catalog: catalogId, data: structuredClone(starter.data ?? {}), components } as unknown as JsonObject }] };
 }

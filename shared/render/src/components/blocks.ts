@@ -1,5 +1,6 @@
 // Registry blocks (theme blocks): callout, faq, testimonial, pricing-table.
 
+import { isBinding } from '@weft/core';
 import type { Json } from '@weft/core';
 import type { Comp } from '../comp.ts';
 import { attr } from '../escape.ts';
@@ -66,6 +67,8 @@ export const blocks: Record<string, Renderer> = {
     leaf: true,
     render: (c) => {
       const period = c.oneOf('period', ['monthly', 'yearly']);
+      const raw = c.raw('period');
+      const bound = isBinding(raw) ? raw : null;
       const plans = objects(c, 'plans', 'plan');
       if (plans === undefined) return '';
       const cards = plans.map((plan) => {
@@ -87,8 +90,13 @@ export const blocks: Record<string, Renderer> = {
             ? `<a class="weft-button weft-variant-primary"${attr('href', href)}${/^(https?|mailto):/i.test(href) ? ' rel="noopener noreferrer nofollow"' : ''}>${label}</a>`
             : `<span class="weft-button weft-variant-primary weft-inert-link">${label}</span>`;
         }
-        const per = period === 'monthly' ? '/mo' : '/yr';
-        return `<div class="weft-plan"><h3 class="weft-plan-name">${c.text(name)}</h3><p class="weft-plan-price"><span class="weft-plan-amount">${price(prices[period])}</span><span class="weft-plan-period">${per}</span></p>${features}${cta}</div>`;
+        const amount = (p: 'monthly' | 'yearly'): string => `<span class="weft-plan-amount">${price(prices[p])}</span><span class="weft-plan-period">${p === 'monthly' ? '/mo' : '/yr'}</span>`;
+        // A bound period (a Toggle's /period) can change on the reader's page: both prices are
+        // there, the runtime shows the one the data names (anything but "yearly" is monthly).
+        const amounts = bound
+          ? `<span${c.showWhen('monthly', { ne: [bound, 'yearly'] }, period === 'monthly')}>${amount('monthly')}</span><span${c.showWhen('yearly', { eq: [bound, 'yearly'] }, period === 'yearly')}>${amount('yearly')}</span>`
+          : amount(period);
+        return `<div class="weft-plan"><h3 class="weft-plan-name">${c.text(name)}</h3><p class="weft-plan-price">${amounts}</p>${features}${cta}</div>`;
       });
       return `<div${c.attrs('weft-pricing')}${attr('data-period', period)}>${cards.join('')}</div>`;
     },
