@@ -41,6 +41,18 @@ describe('first contact: the URL npm start prints', () => {
     // The same tab's token: the Build view opens without asking again.
     await page.waitForSelector('#wb-empty', { timeout: 15_000 });
     expect((await v.serverDraft(id)).title).toBe('My first page');
+    // The bar names the page by its title, and a writer renames it there (Escape keeps the old one).
+    await expect.poll(() => page.locator('#wb-title').innerText()).toBe('My first page');
+    expect(await page.title()).toContain('My first page');
+    await page.click('#wb-title');
+    await page.fill('#wb-title input', 'Not this');
+    await page.press('#wb-title input', 'Escape');
+    expect(await page.locator('#wb-title').innerText()).toBe('My first page');
+    await page.click('#wb-title');
+    await page.fill('#wb-title input', 'Spring sale');
+    await page.press('#wb-title input', 'Enter');
+    await until(id, (x) => x.title === 'Spring sale');
+    expect(await page.locator('#wb-title').innerText()).toBe('Spring sale');
     await page.click('#wb-add-section');
     await until(id, (x) => x.order.length === 1);
     // A refused create says why, on the page.

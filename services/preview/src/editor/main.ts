@@ -256,6 +256,7 @@ function render(): void {
   orientation.seen(draft);
   chat.draftChanged(draft);
   const t0 = performance.now();
+  renderTitle();
   renderPresence();
   renderOutline();
   const t1 = performance.now();
@@ -296,6 +297,46 @@ function timed(t0: number, t1: number, t2: number): void {
   performance.measure('weft:render', { start: t0 });
   if (++measured % 500 === 0) for (const m of ['weft:outline', 'weft:inspector', 'weft:render']) performance.clearMeasures(m);
 }
+
+/** The page's title in the bar (its id beside it); a writer renames it in place (Enter or leaving the field). */
+let renaming = false;
+function renderTitle(): void {
+  const el = document.getElementById('wb-title');
+  if (!el || renaming) return;
+  const title = draft.title || draft.id;
+  document.title = `${title} · Build · Weft`;
+  if (el.textContent === title && el.dataset['write'] === String(!!me?.write)) return;
+  el.textContent = title;
+  el.title = me?.write ? `Rename the page (id: ${draft.id})` : `id: ${draft.id}`;
+  el.dataset['write'] = String(!!me?.write);
+  if (me?.write) { el.setAttribute('role', 'button'); el.tabIndex = 0; } else { el.removeAttribute('role'); el.removeAttribute('tabindex'); }
+}
+function startRename(): void {
+  const el = document.getElementById('wb-title');
+  if (!el || !me?.write || renaming) return;
+  renaming = true;
+  const input = h('input', { class: 'wb-title-input', value: draft.title, maxlength: '200', 'aria-label': 'Page title', spellcheck: 'false' });
+  el.replaceChildren(input);
+  input.focus();
+  input.select();
+  let done = false;
+  const finish = (keep: boolean): void => {
+    if (done) return;
+    done = true;
+    renaming = false;
+    const next = input.value.trim();
+    el.textContent = ''; // renderTitle writes it again
+    if (keep && next !== '' && next !== draft.title) edit([{ op: 'replace', path: '/title', value: next }], 'rename the page');
+    renderTitle();
+  };
+  input.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') { e.preventDefault(); finish(true); } else if (e.key === 'Escape') { e.preventDefault(); finish(false); }
+    e.stopPropagation(); // Ctrl/Cmd+Z here is the field's own undo, not the page's
+  });
+  input.addEventListener('blur', () => finish(true));
+}
+document.getElementById('wb-title')?.addEventListener('click', startRename);
+document.getElementById('wb-title')?.addEventListener('keydown', (e) => { if (e.target === e.currentTarget && (e.key === 'Enter' || e.key === ' ')) { e.preventDefault(); startRename(); } });
 
 function renderPresence(): void {
   const box = $('weft-presence');
