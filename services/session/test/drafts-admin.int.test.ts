@@ -68,3 +68,36 @@ describe('drafts named like prototype members; admin delete', () => {
     expect((await call('POST', '/v1/drafts/constructor/ops', ADMIN, { opId: 'seed-constructor', ops: addSectionOps('hero') })).json['version']).toBe(1);
   });
 });
+
+describe('the drafts list follows the page title', () => {
+  let s: TestSession;
+  beforeAll(async () => { s = await startTestSession(); });
+  afterAll(async () => s.close());
+  const titles = async (): Promise<Record<string, string>> =>
+    Object.fromEntries((await s.admin.listDrafts()).drafts.map((d) => [d.id, d.title]));
+
+  it('after a rename over HTTP, by a Yjs peer, by an undo, and when many drafts are renamed at once', async () => {
+    await s.admin.createDraft('shop', 'Old name');
+    await s.admin.submit('shop', { opId: 'rename-1', ops: [{ op: 'replace', path: '/title', value: 'Spring sale' }] });
+    expect((await titles())['shop']).toBe('Spring sale');
+    // A step that leaves the title alone keeps it.
+    await s.admin.submit('shop', { opId: 'add-hero', ops: addSectionOps('hero') });
+    expect((await titles())['shop']).toBe('Spring sale');
+    const peer = await WeftPeer.join({ url: s.url, draftId: 'shop', token: ADMIN });
+    try {
+      peer.applyOps([{ op: 'replace', path: '/title', value: 'Summer sale' }]);
+      await expect.poll(async () => (await titles())['shop'], { timeout: 5000 }).toBe('Summer sale');
+    } finally {
+      peer.close();
+    }
+    await s.admin.undo('shop');
+    expect((await titles())['shop']).toBe('Spring sale');
+    // Several drafts' renames in one tick go out in one statement (the store's group commit).
+    const ids = Array.from({ length: 6 }, (_, i) => `many-${i}`);
+    for (const id of ids) await s.admin.createDraft(id, `Draft ${id}`);
+    await Promise.all(ids.map((id) => s.admin.submit(id, { opId: `r-${id}`, ops: [{ op: 'replace', path: '/title', value: `Renamed ${id}` }] })));
+    const after = await titles();
+    expect(ids.map((id) => after[id])).toEqual(ids.map((id) => `Renamed ${id}`));
+    expect(after['shop']).toBe('Spring sale');
+  });
+});

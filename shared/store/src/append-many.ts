@@ -11,7 +11,7 @@ import { err, ok } from './result.ts';
 import type { Result } from '@weft/core';
 import type { DB } from './schema.ts';
 import type { AppendError, NewStep, StoredStep } from './types.ts';
-import { eventRow, storedSteps, whyNot } from './append.ts';
+import { eventRow, storedSteps, titleAfter, whyNot } from './append.ts';
 import type { Fence } from './leases.ts';
 import { int } from './rows.ts';
 
@@ -19,15 +19,15 @@ export interface DraftBatch { draftId: string; expectedVersion: number; steps: r
 
 /** Appends each batch (one per draft, non-empty, distinct opIds) in one statement. Throws on a duplicate opId (23505). */
 export async function appendMany(db: Kysely<DB>, batches: readonly DraftBatch[]): Promise<Result<StoredStep[], AppendError>[]> {
-  const heads = batches.map((b) => ({ draft_id: b.draftId, expected: b.expectedVersion, head: b.expectedVersion + b.steps.length, fence_node: b.fence?.node ?? null, fence_epoch: b.fence?.epoch ?? null }));
+  const heads = batches.map((b) => ({ draft_id: b.draftId, expected: b.expectedVersion, head: b.expectedVersion + b.steps.length, fence_node: b.fence?.node ?? null, fence_epoch: b.fence?.epoch ?? null, title: titleAfter(b.steps) ?? null }));
   const rows = batches.flatMap((b) => b.steps.map((s, i) => eventRow(b.draftId, b.expectedVersion + 1 + i, s)));
   const { rows: out } = await sql<{ draft_id: string; version: string | number; position: string | number; created_at: Date }>`
     WITH b AS (
-      SELECT * FROM jsonb_to_recordset(${heads as never}::jsonb) AS b(draft_id text, expected bigint, head bigint, fence_node text, fence_epoch bigint)
+      SELECT * FROM jsonb_to_recordset(${heads as never}::jsonb) AS b(draft_id text, expected bigint, head bigint, fence_node text, fence_epoch bigint, title text)
     ), locked AS (
       SELECT d.id FROM drafts d JOIN b ON b.draft_id = d.id ORDER BY d.id FOR NO KEY UPDATE OF d
     ), bump AS (
-      UPDATE drafts d SET head_version = b.head FROM b
+      UPDATE drafts d SET head_version = b.head, title = COALESCE(b.title, d.title) FROM b
       WHERE d.id = b.draft_id AND d.head_version = b.expected AND d.id IN (SELECT id FROM locked)
         AND (b.fence_node IS NULL OR (d.owner_node = b.fence_node AND d.lease_epoch = b.fence_epoch))
       RETURNING d.id

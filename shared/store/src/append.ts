@@ -33,10 +33,11 @@ export async function append(db: Kysely<DB>, draftId: string, expectedVersion: n
   // One statement, one round trip: the guarded bump and the insert in a single autocommit
   // transaction. The rows travel as one jsonb array (bytea as base64), unpacked server-side.
   const payload = steps.map((s, i) => eventRow(draftId, expectedVersion + 1 + i, s));
+  const title = titleAfter(steps);
   try {
     const { rows } = await sql<{ version: string | number; position: string | number; created_at: Date }>`
       WITH bump AS (
-        UPDATE drafts SET head_version = ${newVersion} WHERE id = ${draftId} AND head_version = ${expectedVersion}
+        UPDATE drafts SET head_version = ${newVersion}${title === undefined ? sql`` : sql`, title = ${title}`} WHERE id = ${draftId} AND head_version = ${expectedVersion}
           ${fence ? sql`AND owner_node = ${fence.node} AND lease_epoch = ${fence.epoch}` : sql``} RETURNING id
       )
       INSERT INTO events (draft_id, version, op_id, body_hash, actor, actor_kind, session_id, turn_id, ops, inverse, notes, refused, y_update, kind, undo_of)
@@ -64,6 +65,12 @@ export async function append(db: Kysely<DB>, draftId: string, expectedVersion: n
     }
     throw e;
   }
+}
+
+/** The title the last of `steps` that changed it left (undefined: the batch left the title alone). */
+export function titleAfter(steps: readonly NewStep[]): string | undefined {
+  for (let i = steps.length - 1; i >= 0; i--) if (steps[i]!.title !== undefined) return steps[i]!.title;
+  return undefined;
 }
 
 /** One events row as it travels in the jsonb payload (bytea as base64). */

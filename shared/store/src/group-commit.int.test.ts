@@ -30,6 +30,20 @@ describe('group commit across drafts (Postgres)', () => {
     expect((await store.getDraft(ids[49]!))?.headVersion).toBe(2);
   });
 
+  it('[GC1b] a batch that renamed its draft leaves the new title on the draft (the list reads it); the others keep theirs', async () => {
+    const ids = await drafts('g1b', 3);
+    const before = { ...store.commits.stats };
+    await Promise.all([
+      store.append(ids[0]!, 0, [{ ...step('g1b-a'), title: 'First' }, { ...step('g1b-b'), title: 'Second' }, step('g1b-c')]),
+      store.append(ids[1]!, 0, [step('g1b-d')]),
+      store.append(ids[2]!, 0, [{ ...step('g1b-e'), title: 'Third' }]),
+    ]);
+    expect(store.commits.stats.statements - before.statements).toBe(1);
+    expect(await Promise.all(ids.map(async (id) => (await store.getDraft(id))?.title))).toEqual(['Second', '', 'Third']);
+    await store.append(ids[1]!, 1, [{ ...step('g1b-f'), title: 'Alone' }]); // one draft: the single-draft statement
+    expect((await store.getDraft(ids[1]!))?.title).toBe('Alone');
+  });
+
   it('[GC2] a stale version and an unknown draft get their own answers; the others commit', async () => {
     const ids = await drafts('g2', 4);
     await store.append(ids[0]!, 0, [step('g2-first')]);

@@ -21,6 +21,8 @@ export interface NewStep extends Omit<Step, 'sessionId' | 'turnId' | 'kind' | 'u
   kind?: StepKind;
   undoOf?: number[];
   yUpdate?: Uint8Array | null;
+  /** The draft's title after this step, when the step changed it: kept on drafts.title, which the drafts list reads. */
+  title?: string;
 }
 
 /** A step as the log holds it: the core step plus where and when it was written. */

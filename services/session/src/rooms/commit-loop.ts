@@ -226,6 +226,7 @@ function toNewStep(p: Pending): NewStep {
     yUpdate: s.yUpdate,
     kind: s.kind,
     undoOf: s.undoOf,
+    ...(s.title !== undefined ? { title: s.title } : {}),
   };
 }
 

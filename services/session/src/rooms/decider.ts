@@ -109,6 +109,7 @@ export class Decider {
       undoOf: req.undoOf ?? [],
       yUpdate: req.yUpdate ?? null,
       createdAt: this.o.now(),
+      ...(res.applied.some((op) => op.path === '/title') ? { title: this.draft.title } : {}),
     };
     if (turn && (before.length > 0 || own.held.length > 0)) this.holdsBefore.set(step, before);
     return { kind: 'applied', step, result: told(step.version, res.applied) };

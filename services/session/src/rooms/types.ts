@@ -43,6 +43,8 @@ export interface CommittedStep extends Step {
   draftId: string;
   version: number;
   yUpdate: Uint8Array | null;
+  /** The draft's title after this step, when the step changed it (the log's drafts list keeps it). */
+  title?: string;
   /** ms since the epoch (the log's created_at once committed). */
   createdAt: number;
 }
