@@ -497,7 +497,8 @@ async function handleSubmit(ctx: Ctx, connection: Connection, draftId: string, p
     opId = typeof msg.opId === 'string' ? msg.opId : '';
     const c = connection.context as ConnContext;
     if (connection.readOnly) throw new WeftError('FORBIDDEN', 'This connection is read-only.');
-    const out = await submit(ctx, c.principal, draftId, parseSubmit(msg));
+    const { type: _type, ...body } = msg; // the message's own tag; the rest is the submit body
+    const out = await submit(ctx, c.principal, draftId, parseSubmit(body));
     const reply: ResultMessage = out.ok
       ? { type: 'result', opId, ok: true, ...out.value }
       : { type: 'result', opId, ok: false, version: ctx.rooms.peek(draftId)?.version ?? 0, applied: [], repairs: [], refused: [], error: { code: out.error.code, message: out.error.message } };

@@ -21,7 +21,7 @@ const OPS_MESSAGE = 'ops must be a non-empty array of JSON Patch operations (or 
  * The envelope `{ opId, baseVersion?, turnId?, sessionId?, ops }` every door hands over (HTTP body,
  * Yjs `submit` message, MCP args): checked here, the ops still the pipeline's to judge one by one.
  */
-export const SubmitBody = z.object({
+export const SubmitBody = z.strictObject({
   opId: z.string({ error: OP_ID_MESSAGE }).regex(OP_ID, { error: OP_ID_MESSAGE })
     .meta({ description: 'The idempotency key: the same opId and body answer the original result (`replayed: true`); another body, 409.' }),
   baseVersion: z.number({ error: 'baseVersion must be a non-negative integer.' }).int({ error: 'baseVersion must be a non-negative integer.' }).min(0, { error: 'baseVersion must be a non-negative integer.' }).optional()
@@ -31,7 +31,7 @@ export const SubmitBody = z.object({
   // One op object is a step of one op, as the RFC's reader reads it (every door comes through here).
   ops: z.preprocess((v) => readOpsField(v) ?? v, z.array(z.unknown().meta({ description: 'A JSON Patch op (RFC 6902). Each is repaired or refused on its own (`refused`), never a 400. One op object is read as a list of that op.' }), { error: OPS_MESSAGE })
     .min(1, { error: OPS_MESSAGE }).max(MAX_OPS, { error: `At most ${MAX_OPS} ops per request.` })),
-}, { error: 'Send { "opId": string, "baseVersion"?: number, "turnId"?: string, "ops": [ …JSON Patch ops ] }.' }).meta({ id: 'SubmitBody' });
+}, { error: 'Send { "opId": string, "baseVersion"?: number, "turnId"?: string, "sessionId"?: string, "ops": [ …JSON Patch ops ] }.' }).meta({ id: 'SubmitBody' });
 export type SubmitBody = z.output<typeof SubmitBody>;
 
 /** Validates the envelope; a typed BAD_REQUEST (413 for too many ops) with the field's JSON Pointer. */

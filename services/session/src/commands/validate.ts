@@ -15,7 +15,11 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.out
 export function issueError(issue: z.core.$ZodIssue): WeftError {
   let path = issue.path;
   let message = issue.message;
-  if (issue.code === 'unrecognized_keys') path = [...path, issue.keys[0]!];
+  if (issue.code === 'unrecognized_keys') {
+    path = [...path, issue.keys[0]!];
+    const named = `Unknown field "${issue.keys[0]!}".`;
+    if (!message.startsWith(named)) message = `${named} ${message}`;
+  }
   // A record key's own check carries the message (`Scope key "X" must be …`).
   if (issue.code === 'invalid_key' && issue.issues[0]) message = issue.issues[0].message;
   const code = issue.code === 'too_big' && issue.origin === 'array' ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST';

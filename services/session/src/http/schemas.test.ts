@@ -117,13 +117,18 @@ describe('request body validation', () => {
       }
     };
     expect(refusal(SubmitBody, { opId: 'a b', ops: [{}] })).toEqual({ code: 'BAD_REQUEST', message: 'opId must be 1–128 characters of [A-Za-z0-9._:-]; reuse it only to retry the same change.', path: '/opId' });
-    expect(refusal(SubmitBody, [])).toEqual({ code: 'BAD_REQUEST', message: 'Send { "opId": string, "baseVersion"?: number, "turnId"?: string, "ops": [ …JSON Patch ops ] }.' });
+    expect(refusal(SubmitBody, [])).toEqual({ code: 'BAD_REQUEST', message: 'Send { "opId": string, "baseVersion"?: number, "turnId"?: string, "sessionId"?: string, "ops": [ …JSON Patch ops ] }.' });
     expect(refusal(SubmitBody, { opId: 'o', ops: Array(1001).fill({}) })).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: 'At most 1000 ops per request.', path: '/ops' });
     expect(refusal(CreateDraftBody, { id: 'Bad' })).toEqual({ code: 'BAD_REQUEST', message: 'id must match [a-z][a-z0-9-]{0,40}.', path: '/id' });
     expect(refusal(MintTokenBody, JSON.parse('{"actor":{"id":"a","kind":"human"},"scopes":{"__proto__":["read"]}}'))).toEqual({ code: 'BAD_REQUEST', message: 'Scope key "__proto__" must be a draft id or "*".', path: '/scopes/__proto__' });
     expect(refusal(MintTokenBody, { actor: { id: 'a', kind: 'robot' }, scopes: {} })).toEqual({ code: 'BAD_REQUEST', message: 'actor.kind must be "human" or "agent".', path: '/actor/kind' });
     expect(refusal(ReaderActionBody, { action: { name: 'n', surfaceId: 'hero', sourceComponentId: 'hero', timestamp: 'now', extra: 1 } })).toMatchObject({ path: '/action/timestamp' });
     expect(refusal(ReaderActionBody, { action: { name: 'n', surfaceId: 'hero', sourceComponentId: 'hero', timestamp: '2026-12-01T15:00:00Z', extra: 1 } })).toMatchObject({ path: '/action/extra', message: expect.stringContaining('Unknown field "extra"') });
+    // A misspelt field is named, not dropped: a draft without its title, a step outside its turn, a token that never expires.
+    expect(refusal(CreateDraftBody, { id: 'page', titel: 'Home' })).toMatchObject({ code: 'BAD_REQUEST', path: '/titel', message: expect.stringMatching(/^Unknown field "titel"\. Send/) });
+    expect(refusal(SubmitBody, { opId: 'o', turnid: 't', ops: [{}] })).toMatchObject({ path: '/turnid', message: expect.stringContaining('"turnId"?') });
+    expect(refusal(MintTokenBody, { actor: { id: 'a', kind: 'human' }, scopes: {}, ttl: 60 })).toMatchObject({ path: '/ttl', message: expect.stringContaining('"ttlSeconds"?') });
+    expect(refusal(MintTokenBody, { actor: { id: 'a', kind: 'human', name: 'A' }, scopes: {} })).toMatchObject({ path: '/actor/name' });
     expect(parseWith(MintTokenBody, { actor: { id: 'a', kind: 'agent' }, scopes: { d: ['write'], e: [] } }).scopes).toEqual({ d: ['read', 'write'], e: ['read'] });
   });
 });

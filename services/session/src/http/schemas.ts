@@ -116,7 +116,8 @@ export const VersionEntry = z.object({
 
 // ---- request bodies ---------------------------------------------------------------------------
 
-export const CreateDraftBody = z.object({
+// Request bodies are strict: a misspelt field (`titel`, `ttl`) is a 400 naming it, not silently dropped.
+export const CreateDraftBody = z.strictObject({
   id: z.string({ error: 'id must match [a-z][a-z0-9-]{0,40}.' }).regex(DRAFT_ID, { error: 'id must match [a-z][a-z0-9-]{0,40}.' }).optional()
     .meta({ description: 'Default: `d-` and 8 random hex digits.' }),
   title: z.string({ error: 'title must be a string of at most 500 characters.' }).max(500, { error: 'title must be a string of at most 500 characters.' }).nullish(),
@@ -124,7 +125,7 @@ export const CreateDraftBody = z.object({
 
 const scopesMessage = 'Scopes are a list of "read" and "write".';
 const scopeKeyMessage = (k: unknown): string => `Scope key "${String(k)}" must be a draft id or "*".`;
-const tokenShape = 'Send { "actor": { "id", "kind": "human"|"agent" }, "scopes": { "<draftId>"|"*": ["read","write"] }, "ttlSeconds"? }.';
+const tokenShape = 'Send { "actor": { "id", "kind": "human"|"agent" }, "scopes": { "<draftId>"|"*": ["read","write"] }, "name"?, "ttlSeconds"? }.';
 
 /** A record zod reads from own keys, except that it skips `__proto__`: refused here, not dropped silently. */
 const refuseProtoKey = (v: unknown, c: z.core.$RefinementCtx): unknown => {
@@ -132,8 +133,8 @@ const refuseProtoKey = (v: unknown, c: z.core.$RefinementCtx): unknown => {
   return v;
 };
 
-export const MintTokenBody = z.object({
-  actor: z.object({
+export const MintTokenBody = z.strictObject({
+  actor: z.strictObject({
     id: z.string({ error: 'actor.id must be 1–128 characters of [A-Za-z0-9._:@-].' }).regex(ACTOR_ID, { error: 'actor.id must be 1–128 characters of [A-Za-z0-9._:@-].' })
       // The admin token's actor: a minted token named so would write, and undo, as the admin in the log.
       .refine((id) => id !== 'admin', { error: 'actor.id "admin" is the admin token\'s own; pick another id.' }),
