@@ -11,7 +11,7 @@ import { ReaderActionBody } from '../actions/reader-action.ts';
 import { WeftError } from '../commands/errors.ts';
 import { SubmitBody } from '../commands/submit.ts';
 import { parseWith } from '../commands/validate.ts';
-import { CreateDraftBody, MintTokenBody, UndoBody } from './schemas.ts';
+import { CreateDraftBody, CreateRunBody, MintTokenBody, UndoBody } from './schemas.ts';
 
 const KEYS = ['opId', 'baseVersion', 'turnId', 'sessionId', 'ops', 'op', 'path', 'value', 'id', 'title', 'actor', 'kind', 'scopes', 'name', 'ttlSeconds',
   'scope', 'version', 'action', 'surfaceId', 'sourceComponentId', 'timestamp', 'context', '*', 'page', '__proto__', 'constructor', 'toString', 'a/b~c', ''];
@@ -129,6 +129,7 @@ describe('request body validation', () => {
     expect(refusal(SubmitBody, { opId: 'o', turnid: 't', ops: [{}] })).toMatchObject({ path: '/turnid', message: expect.stringContaining('"turnId"?') });
     expect(refusal(MintTokenBody, { actor: { id: 'a', kind: 'human' }, scopes: {}, ttl: 60 })).toMatchObject({ path: '/ttl', message: expect.stringContaining('"ttlSeconds"?') });
     expect(refusal(MintTokenBody, { actor: { id: 'a', kind: 'human', name: 'A' }, scopes: {} })).toMatchObject({ path: '/actor/name' });
+    expect(refusal(CreateRunBody, { runId: 'r', brief: 'b', scop: { sectionId: 'hero' } })).toMatchObject({ path: '/scop' });
     expect(parseWith(MintTokenBody, { actor: { id: 'a', kind: 'agent' }, scopes: { d: ['write'], e: [] } }).scopes).toEqual({ d: ['read', 'write'], e: ['read'] });
   });
 });

@@ -184,7 +184,7 @@ const RunScope = z.object({ sectionId: z.string(), componentId: z.string().optio
  * runId, brief, model, scope — a scope that is not an object is reported at /scope/sectionId —
  * then the text encoding of brief and model (only once the rest is well-formed).
  */
-export const CreateRunBody = z.object({
+export const CreateRunBody = z.strictObject({
   runId: z.string({ error: 'runId must be an id (letters, digits, _ . : -).' }).regex(RUN_ID, { error: 'runId must be an id (letters, digits, _ . : -).' })
     .meta({ description: 'The run id, chosen by the agent; also the turn id of its steps.' }),
   brief: z.string({ error: briefMessage }).refine((b) => b.trim() !== '' && b.length <= RunLimits.briefChars, { error: briefMessage })
