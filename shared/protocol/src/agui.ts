@@ -65,6 +65,8 @@ export const CustomEventName = {
   runCancel: 'weft.run.cancel',
   /** One observable activity entry (reported by an agent or recorded by the system). */
   activity: 'weft.activity',
+  /** On a stream read as one run (`?as=run`): an event of a run on the draft, as it was (asOneRun). */
+  runEvent: 'weft.run.event',
 } as const;
 export type CustomEventName = (typeof CustomEventName)[keyof typeof CustomEventName];
 
@@ -142,4 +144,25 @@ export function stepEvents(step: StepLike): AgUiEvent[] {
   if (step.notes.length > 0) out.push(repairsEvent(step.notes, meta, step.createdAt));
   if (step.refused.length > 0) out.push(refusedEvent(step.refused, meta, step.createdAt));
   return out;
+}
+
+/**
+ * The opening of a draft stream read as ONE open-ended AG-UI run (`GET …/stream?as=run`): the
+ * thread is the draft. A client that holds AG-UI's run lifecycle (@ag-ui/client's verifyEvents:
+ * the first event is RUN_STARTED, one run at a time, a message is started before it is written)
+ * follows the draft's state with it from any moment; asOneRun keeps the rest of the stream inside it.
+ */
+export function followRunStarted(draftId: string, runId: string, now: number): RunStartedEvent {
+  return { type: 'RUN_STARTED', threadId: draftId, runId, timestamp: now };
+}
+
+/**
+ * A draft stream's events as events of the one run `followRunStarted` opened: the state and CUSTOM
+ * events as they are; every other event (the lifecycle and messages of the runs on the draft, which
+ * overlap and may have begun before the reader came) inside CUSTOM `weft.run.event`, unchanged.
+ */
+export function asOneRun(events: readonly AgUiEvent[]): AgUiEvent[] {
+  return events.map((ev): AgUiEvent => (ev.type === 'STATE_SNAPSHOT' || ev.type === 'STATE_DELTA' || ev.type === 'CUSTOM'
+    ? ev
+    : { type: 'CUSTOM', name: CustomEventName.runEvent, value: ev as unknown as Json, ...(ev.timestamp === undefined ? {} : { timestamp: ev.timestamp }), ...(ev.metadata ? { metadata: ev.metadata } : {}) }));
 }

@@ -1,7 +1,7 @@
 export { PROTOCOL_VERSION, AG_UI_VERSION } from './version.ts';
 export { CloseCode, closeCodeFor } from './close-codes.ts';
 export {
-  CustomEventName, deltaOps, stepEvents, stateSnapshot, stateDelta, repairsEvent, refusedEvent, runStarted, runFinished, readerActionEvent, activityEvent,
+  CustomEventName, deltaOps, stepEvents, stateSnapshot, stateDelta, repairsEvent, refusedEvent, runStarted, runFinished, readerActionEvent, activityEvent, followRunStarted, asOneRun,
 } from './agui.ts';
 export type {
   AgUiEvent, StateSnapshotEvent, StateDeltaEvent, RunStartedEvent, RunFinishedEvent, RunErrorEvent,

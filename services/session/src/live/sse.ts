@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { asOneRun } from '@weft/protocol';
 import type { AgUiEvent } from '@weft/protocol';
 
 interface Client {
@@ -9,6 +10,17 @@ interface Client {
   /** While the backlog is read from the log, live frames wait here in version order. */
   held: { version: number | null; frame: string }[] | null;
   heldBytes: number;
+  /** Reads the stream as one AG-UI run (`?as=run`): its frames go through asOneRun. */
+  asRun: boolean;
+}
+
+export interface AddOptions {
+  /** The client receives versions after this one. */
+  lastVersion: number;
+  /** Live frames wait while the backlog is read (release() ends it). */
+  buffering?: boolean;
+  stillValid?: (() => Promise<boolean>) | null;
+  asRun?: boolean;
 }
 
 export interface SseHandle {
@@ -55,8 +67,8 @@ export class SseHub {
   }
 
   /** Registers a client after its backlog was written; it receives versions > lastVersion. */
-  add(draftId: string, res: ServerResponse, lastVersion: number, buffering = false, stillValid: (() => Promise<boolean>) | null = null): SseHandle {
-    const c: Client = { res, lastVersion, stillValid, held: buffering ? [] : null, heldBytes: 0 };
+  add(draftId: string, res: ServerResponse, o: AddOptions): SseHandle {
+    const c: Client = { res, lastVersion: o.lastVersion, stillValid: o.stillValid ?? null, held: o.buffering ? [] : null, heldBytes: 0, asRun: o.asRun ?? false };
     this.startRecheck();
     let set = this.clients.get(draftId);
     if (!set) this.clients.set(draftId, (set = new Set()));
@@ -88,8 +100,10 @@ export class SseHub {
   publish(draftId: string, version: number | null, events: AgUiEvent[]): void {
     const set = this.clients.get(draftId);
     if (!set) return;
-    const frame = formatEvents(version, events);
+    const plain = formatEvents(version, events);
+    let oneRun: string | null = null; // made once, for the first client that reads the stream as one run
     for (const c of set) {
+      const frame = c.asRun ? (oneRun ??= formatEvents(version, asOneRun(events))) : plain;
       if (c.held) {
         c.held.push({ version, frame });
         c.heldBytes += frame.length;
