@@ -298,7 +298,7 @@ function timed(t0: number, t1: number, t2: number): void {
   if (++measured % 500 === 0) for (const m of ['weft:outline', 'weft:inspector', 'weft:render']) performance.clearMeasures(m);
 }
 
-/** The page's title in the bar (its id beside it); a writer renames it in place (Enter or leaving the field). */
+/** The page's title in the bar (the id in its tooltip); a writer renames it in place (Enter or leaving the field; Escape keeps it). */
 let renaming = false;
 function renderTitle(): void {
   const el = document.getElementById('wb-title');
