@@ -1,6 +1,6 @@
 // Repairs of prop values against their schema (RFC §6 step 2), each reported as a Note: a string
 // read as the number or boolean the schema asks for ("2" → 2), and fields a nested object's
-// schema does not know dropped (plans[1].popular), as unknown props are at the top level.
+// schema does not know dropped (plans[1].ribbon), as unknown props are at the top level.
 // Bindings and calls are left alone: they are checked, not repaired.
 import type { JSONSchema } from './catalog/types.ts';
 import type { Json, JsonObject } from './draft.ts';

@@ -60,7 +60,7 @@ const EXPECT: Record<string, { tag: string; contains: string[] }> = {
   callout: { tag: 'aside', contains: ['weft-callout weft-tone-warning', 'role="note"', 'Heads up', '<em>gap</em>', 'child text'] },
   faq: { tag: 'div', contains: ['<details class="weft-faq-item"><summary>Why?</summary>', '<strong>this</strong>'] },
   testimonial: { tag: 'figure', contains: ['<blockquote><p>It just works.</p></blockquote>', 'Grace', 'Admiral'] },
-  'pricing-table': { tag: 'div', contains: ['data-period="yearly"', '>120<', '/yr', 'href="/signup"', 'href="https://shop.example.com/pro"'] },
+  'pricing-table': { tag: 'div', contains: ['data-period="yearly"', '>120<', '/yr', 'href="/signup"', 'href="https://shop.example.com/pro"', '<div class="weft-plan weft-plan-popular"><span class="weft-plan-badge">Most popular</span><h3 class="weft-plan-name">Pro</h3>'] },
 };
 
 describe('every catalog component renders as semantic HTML', () => {

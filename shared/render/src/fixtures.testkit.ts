@@ -71,7 +71,7 @@ export const FIXTURES: Record<string, Fixture> = {
       period: 'yearly',
       plans: [
         { name: 'Free', price: { monthly: 0, yearly: 0 }, features: ['1 site'], cta: { label: 'Start', href: '/signup' } },
-        { name: 'Pro', price: { monthly: 12, yearly: 120 }, features: ['10 sites', 'Support'], cta: { label: 'Buy', href: 'https://shop.example.com/pro' } },
+        { name: 'Pro', price: { monthly: 12, yearly: 120 }, features: ['10 sites', 'Support'], cta: { label: 'Buy', href: 'https://shop.example.com/pro' }, popular: true },
       ],
     },
   },

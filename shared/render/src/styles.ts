@@ -22,7 +22,7 @@ body{margin:0;font:16px/1.55 var(--w-font);color:var(--w-fg);background:var(--w-
 .weft-stack{display:flex;flex-direction:column}
 .weft-row{display:flex;flex-direction:row}
 .weft-wrap{flex-wrap:wrap}
-.weft-stack.weft-align-stretch{align-items:stretch}.weft-align-start{align-items:flex-start}.weft-align-center{align-items:center}.weft-align-end{align-items:flex-end}.weft-row.weft-align-stretch{align-items:stretch}
+.weft-stack.weft-align-stretch{align-items:stretch}.weft-stack>.weft-grid,.weft-stack>.weft-columns,.weft-stack>.weft-pricing{align-self:stretch}.weft-align-start{align-items:flex-start}.weft-align-center{align-items:center}.weft-align-end{align-items:flex-end}.weft-row.weft-align-stretch{align-items:stretch}
 .weft-justify-start{justify-content:flex-start}.weft-justify-center{justify-content:center}.weft-justify-end{justify-content:flex-end}.weft-justify-between{justify-content:space-between}.weft-justify-around{justify-content:space-around}
 .weft-gap-none{gap:0}.weft-gap-sm{gap:var(--w-s2)}.weft-gap-md{gap:var(--w-s4)}.weft-gap-lg{gap:var(--w-s6)}
 .weft-grid{display:grid;grid-template-columns:repeat(var(--w-cols,3),minmax(0,1fr))}
@@ -114,7 +114,9 @@ textarea.weft-input{resize:vertical}
 .weft-testimonial-author{font-weight:600}.weft-testimonial-role{color:var(--w-muted)}
 .weft-pricing{display:grid;grid-template-columns:repeat(auto-fit,minmax(220px,1fr));gap:var(--w-s4)}
 .weft-plan{display:flex;flex-direction:column;gap:var(--w-s3);padding:var(--w-s5);border:1px solid var(--w-border);border-radius:var(--w-r);background:var(--w-bg);box-shadow:var(--w-shadow)}
-.weft-plan-name{margin:0;font-size:1.1rem}.weft-plan-price{margin:0}.weft-plan-amount{font-size:2rem;font-weight:700}.weft-plan-period{color:var(--w-muted);margin-left:2px}
+.weft-plan-name{margin:0;font-size:1.1rem}
+.weft-plan-popular{border:2px solid var(--w-accent);box-shadow:0 4px 14px rgba(59,91,219,.15)}
+.weft-plan-badge{align-self:flex-start;font-size:.75rem;font-weight:600;color:var(--w-accent);background:var(--w-accent-bg);border-radius:999px;padding:2px 10px}.weft-plan-price{margin:0}.weft-plan-amount{font-size:2rem;font-weight:700}.weft-plan-period{color:var(--w-muted);margin-left:2px}
 .weft-plan-features{margin:0;padding-left:1.2em;flex:1;color:var(--w-muted);font-size:.95rem}.weft-plan .weft-button{align-self:stretch}
 .weft-placeholder{padding:var(--w-s3) var(--w-s4);border:1px dashed var(--w-warning);background:var(--w-warning-bg);color:var(--w-warning);border-radius:var(--w-r-sm);font-size:.85rem}
 `.trim();

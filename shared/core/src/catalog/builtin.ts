@@ -145,6 +145,7 @@ const defs: EntryDef[] = [
         price: obj({ monthly: num(), yearly: num() }, ['monthly', 'yearly']),
         features: arr(str({ maxLength: 200 }), 0, 50),
         cta: obj({ label: str({ maxLength: 100 }), href: url() }, ['label', 'href']),
+        popular: bool(),
       }, ['name', 'price']), 1, 6)),
     },
     example: { plans: [{ name: 'Basic', price: { monthly: 10, yearly: 100 } }] } },

@@ -96,7 +96,10 @@ export const blocks: Record<string, Renderer> = {
         const amounts = bound
           ? `<span${c.showWhen('monthly', { ne: [bound, 'yearly'] }, period === 'monthly')}>${amount('monthly')}</span><span${c.showWhen('yearly', { eq: [bound, 'yearly'] }, period === 'yearly')}>${amount('yearly')}</span>`
           : amount(period);
-        return `<div class="weft-plan"><h3 class="weft-plan-name">${c.text(name)}</h3><p class="weft-plan-price">${amounts}</p>${features}${cta}</div>`;
+        // The plan to pick ("the Team plan highlighted"): a badge says so in words, not by colour alone.
+        const popular = plan['popular'] === true;
+        const badge = popular ? '<span class="weft-plan-badge">Most popular</span>' : '';
+        return `<div class="weft-plan${popular ? ' weft-plan-popular' : ''}">${badge}<h3 class="weft-plan-name">${c.text(name)}</h3><p class="weft-plan-price">${amounts}</p>${features}${cta}</div>`;
       });
       return `<div${c.attrs('weft-pricing')}${attr('data-period', period)}>${cards.join('')}</div>`;
     },
