@@ -11,6 +11,7 @@ import * as m0006 from './2026_12_01_000006_runs.ts';
 import * as m0007 from './2026_12_01_000007_webhooks.ts';
 import * as m0008 from './2026_12_01_000008_ops_json.ts';
 import * as m0009 from './2026_12_01_000009_outbox_cursors.ts';
+import * as m0010 from './2026_12_02_000010_titles_from_log.ts';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_29_000001_init': m0001,
@@ -22,6 +23,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_12_01_000007_webhooks': m0007,
   '2026_12_01_000008_ops_json': m0008,
   '2026_12_01_000009_outbox_cursors': m0009,
+  '2026_12_02_000010_titles_from_log': m0010,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...migrations }) };
