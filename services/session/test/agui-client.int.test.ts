@@ -70,6 +70,6 @@ describe('the draft stream through @ag-ui/client', () => {
     expect(String(out)).toContain("First event must be 'RUN_STARTED'");
     const bad = await fetch(`${t.url}/v1/drafts/plain/stream?as=runs`, { headers: { authorization: `Bearer ${ana.token}` } });
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as { error: { path: string } }).error.path).toBe('/as');
+    expect(((await bad.json()) as { error: unknown }).error).toEqual({ code: 'BAD_REQUEST', path: '/as', message: 'as must be "run" (the stream as one AG-UI run), or left out.' });
   });
 });

@@ -25,7 +25,6 @@ export function registerStream(router: Router, ctx: Ctx): void {
     requireScope(p, id, 'read');
     const room = await mustView(ctx, id);
     const q = query();
-    if (q.as !== undefined && q.as !== 'run') throw new WeftError('BAD_REQUEST', 'as must be "run" (the stream as one AG-UI run), or left out.', { path: '/as' });
     const asRun = q.as === 'run';
     const resumeRaw = req.headers['last-event-id'] ?? q.after;
     let resume = typeof resumeRaw === 'string' && resumeRaw !== '' ? parseVersion(resumeRaw, '/Last-Event-ID') : null;
@@ -67,7 +66,7 @@ export function registerStream(router: Router, ctx: Ctx): void {
     description: 'STATE_SNAPSHOT first, then per committed version STATE_DELTA and CUSTOM weft.repairs / weft.refused; RUN_STARTED / RUN_FINISHED around agent turns (`?as=run`: the whole stream as one AG-UI run, those inside CUSTOM weft.run.event). The SSE `id:` is the version (from its STATE_DELTA on): reconnect with `Last-Event-ID: N` (or `?after=N`) to get the versions after N from the log, then live.',
     query: z.object({
       after: z.string().optional().meta({ description: 'Resume after this version (as Last-Event-ID); a non-negative integer.', pattern: '^[0-9]+$' }),
-      as: z.enum(['run']).optional().meta({ description: '`run`: the stream as ONE open-ended AG-UI run (RUN_STARTED first, thread = the draft), for clients that check the run lifecycle (@ag-ui/client); the events of the runs on the draft ride in CUSTOM `weft.run.event`.' }),
+      as: z.enum(['run'], { error: 'as must be "run" (the stream as one AG-UI run), or left out.' }).optional().meta({ description: '`run`: the stream as ONE open-ended AG-UI run (RUN_STARTED first, thread = the draft), for clients that check the run lifecycle (@ag-ui/client); the events of the runs on the draft ride in CUSTOM `weft.run.event`.' }),
     }),
     errors: ['BAD_REQUEST', 'NOT_FOUND'], responses: { 200: { description: 'text/event-stream of AG-UI 1.0 events (docs/api.md, "Live stream").', media: { 'text/event-stream': null } } },
   });
