@@ -10,7 +10,7 @@ import { ErrorCode } from '@weft/core';
 import type { Draft } from '@weft/core';
 import { WeftHttpClient, WeftPeer } from '@weft/client';
 import { parseBriefRequest, scopeProblem, scopedBrief } from './brief-request.ts';
-import type { BriefScope } from './brief-request.ts';
+import type { BriefRequest, BriefScope } from './brief-request.ts';
 import { buildFromBrief } from './model-builder.ts';
 import type { BuildReport } from './model-builder.ts';
 import { chatCompletions } from './model-client.ts';
@@ -21,6 +21,7 @@ import { PeerBuildTransport } from './transport.ts';
 import type { BuildTransport } from './transport.ts';
 import { RunReporter } from './run-reporter.ts';
 import { RunStream } from './run-stream.ts';
+import { serveAgUi } from './ag-ui-door.ts';
 import { scopedPart } from './brief-request.ts';
 import type { AgUiEvent } from '@weft/protocol';
 
@@ -54,6 +55,19 @@ interface Run extends RunView { owner: string }
 export const NO_MODEL_MESSAGE = 'No model endpoint is configured: set WEFT_MODEL_URL (any OpenAI-compatible /chat/completions), WEFT_MODEL and WEFT_MODEL_KEY.';
 const KEEP_RUNS = 200;
 const MAX_BODY = 16 * 1024;
+/** A RunAgentInput carries the conversation so far: more room than a brief. */
+const MAX_AG_UI_BODY = 256 * 1024;
+
+/** What a run's stream shows, handed to a door that streams it (ag-ui-door.ts). */
+export interface RunTap {
+  events(events: AgUiEvent[]): void;
+  /** The draft after a step of the run committed (and once more at the end). */
+  state(draft: Draft): void;
+  /** The run's last event: RUN_FINISHED or RUN_ERROR. */
+  end(last: AgUiEvent): void;
+}
+export type Launched = { run: RunView; draft: Draft; done: Promise<void>; stop(): void };
+export type Launch = (token: string, brief: BriefRequest, tap?: RunTap) => Promise<{ status: number; error: { code: string; message: string; path?: string } } | Launched>;
 
 type Handler = ((req: IncomingMessage, res: ServerResponse) => boolean) & {
   /** Resolves when every running run has ended (tests, shutdown). */
@@ -67,6 +81,20 @@ export function agentHandler(deps: AgentDeps): Handler {
   const timeLimitMs = deps.timeLimitMs ?? 120_000;
   const base = (): string => (typeof deps.sessionUrl === 'function' ? deps.sessionUrl() : deps.sessionUrl).replace(/\/$/, '');
 
+  /** POST /agent/ag-ui: the same run for an AG-UI client, streamed back as one AG-UI run (ag-ui-door.ts). */
+  const agUi = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (!deps.model && !deps.complete) return fail(res, 'UNAVAILABLE', NO_MODEL_MESSAGE);
+    const token = bearer(req);
+    if (!token) return fail(res, 'UNAUTHORIZED', 'Send "Authorization: Bearer <token>": the agent acts with your token.');
+    let body: unknown;
+    try {
+      body = JSON.parse(await readBody(req, MAX_AG_UI_BODY));
+    } catch (e) {
+      return (e as { tooLarge?: boolean }).tooLarge ? fail(res, 'PAYLOAD_TOO_LARGE', `The body exceeds ${MAX_AG_UI_BODY} bytes.`) : fail(res, 'MALFORMED_JSON', 'The body is not valid JSON.');
+    }
+    return serveAgUi(res, req, token, body, launch);
+  };
+
   const start = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (!deps.model && !deps.complete) return fail(res, 'UNAVAILABLE', NO_MODEL_MESSAGE);
     const token = bearer(req);
@@ -79,16 +107,25 @@ export function agentHandler(deps: AgentDeps): Handler {
     }
     const parsed = parseBriefRequest(body);
     if (!parsed.ok) return fail(res, 'BAD_REQUEST', parsed.error);
-    const { draftId, brief, scope } = parsed.value;
+    const launched = await launch(token, parsed.value);
+    if ('error' in launched) return sendJson(res, launched.status, { error: launched.error });
+    sendJson(res, 202, { runId: launched.run.runId, turnId: launched.run.turnId, status: 'running' });
+  };
 
+  /**
+   * The brief as a run with the caller's token: the session's refusal (status and error), or the
+   * run under way (`done` when it ended; `stop` ends it as Stop does). `tap` sees what the run's
+   * stream sees (ag-ui-door.ts streams it back to an AG-UI client).
+   */
+  const launch: Launch = async (token, { draftId, brief, scope }, tap) => {
     // The caller's token must read the draft and write it: asked of the session, answered as it answers.
     const http = new WeftHttpClient(base(), token);
     const checked = await checkWrite(http, draftId);
-    if ('error' in checked) return sendJson(res, checked.status, { error: checked.error });
+    if ('error' in checked) return checked;
     // Before the model runs: a scope must name a part that is on the page now.
     const off = scopeProblem(checked.draft, scope);
-    if (off) return sendJson(res, 400, { error: { code: 'BAD_REQUEST', message: off.message, path: off.path } });
-    if (active.size >= maxRuns) return fail(res, 'RATE_LIMITED', `The agent already runs ${maxRuns} briefs; retry when one has finished.`);
+    if (off) return { status: 400, error: { code: 'BAD_REQUEST', message: off.message, path: off.path } };
+    if (active.size >= maxRuns) return { status: 429, error: { code: 'RATE_LIMITED', message: `The agent already runs ${maxRuns} briefs; retry when one has finished.` } };
 
     const runId = `run-${randomUUID().slice(0, 12)}`;
     const turnId = `agent-${randomUUID().slice(0, 12)}`;
@@ -100,19 +137,19 @@ export function agentHandler(deps: AgentDeps): Handler {
       await reporter.open({ brief, scope: scope ?? null, model: deps.model?.model ?? null });
     } catch (e) {
       const err = e as Error & { code?: string; status?: number };
-      return sendJson(res, err.status ?? 500, { error: { code: err.code ?? 'INTERNAL', message: err.message } });
+      return { status: err.status ?? 500, error: { code: err.code ?? 'INTERNAL', message: err.message } };
     }
     runs.set(runId, run);
     for (const id of runs.keys()) if (runs.size > KEEP_RUNS && runs.get(id)!.status !== 'running') runs.delete(id);
-    const p = execute(run, http, brief, scope, reporter, ac).finally(() => active.delete(runId));
+    const p = execute(run, http, brief, scope, reporter, ac, tap).finally(() => active.delete(runId));
     active.set(runId, p);
-    sendJson(res, 202, { runId, turnId, status: 'running' });
+    return { run, draft: checked.draft, done: p, stop: () => ac.abort(new StopRequested()) };
   };
 
-  const execute = async (run: Run, http: WeftHttpClient, brief: string, scope: BriefScope | undefined, reporter: RunReporter, ac: AbortController): Promise<void> => {
+  const execute = async (run: Run, http: WeftHttpClient, brief: string, scope: BriefScope | undefined, reporter: RunReporter, ac: AbortController, tap?: RunTap): Promise<void> => {
     const timer = setTimeout(() => ac.abort(new Error(`the run took longer than ${timeLimitMs} ms`)), timeLimitMs);
     let peer: WeftPeer | null = null;
-    const stream = new RunStream({ emit: (evs) => reporter.emit(evs), ghostOp: (op) => peer?.setGhost(op === null ? null : { op, partial: true }), prefix: run.turnId });
+    const stream = new RunStream({ emit: (evs) => { reporter.emit(evs); tap?.events(evs); }, ghostOp: (op) => peer?.setGhost(op === null ? null : { op, partial: true }), prefix: run.turnId });
     let last: AgUiEvent;
     try {
       // `agent: true`: it shares the caller's user id, so viewers tell it apart by this flag.
@@ -122,7 +159,7 @@ export function agentHandler(deps: AgentDeps): Handler {
       const complete = stream.wrap(deps.complete ? deps.complete(ac.signal) : chatCompletions(deps.model!, { signal: ac.signal }));
       const report = await buildFromBrief({
         brief: scopedBrief(brief, peer.draft(), scope), transport, complete, systemPrompt: catalogPromptText(), turnId: run.turnId,
-        onStep: (rec) => stream.step(rec),
+        onStep: (rec) => { stream.step(rec); if (peer) tap?.state(peer.draft()); },
       });
       run.report = report;
       last = { type: 'RUN_FINISHED', result: runResult(report), outcome: { type: 'success' } } as unknown as AgUiEvent;
@@ -137,11 +174,13 @@ export function agentHandler(deps: AgentDeps): Handler {
     }
     try {
       stream.finish();
+      if (peer) tap?.state(peer.draft());
       const summary = await reporter.end(last);
       if (run.report) run.report.finished = summary;
       run.status = run.report ? 'done' : 'failed';
     } finally {
       run.finishedAt = new Date().toISOString();
+      tap?.end(last); // after the session kept the end: a client that then reads the run finds it ended
       peer?.close();
     }
   };
@@ -158,7 +197,7 @@ export function agentHandler(deps: AgentDeps): Handler {
 
   const handle = ((req: IncomingMessage, res: ServerResponse): boolean => {
     const path = (req.url ?? '').split('?')[0] ?? '';
-    if (path !== '/agent/briefs' && !path.startsWith('/agent/briefs/') && path !== '/agent/model') return false;
+    if (path !== '/agent/briefs' && !path.startsWith('/agent/briefs/') && path !== '/agent/model' && path !== '/agent/ag-ui') return false;
     // Bearer tokens, no cookies: any origin may call (the Build view may be served elsewhere).
     res.setHeader('access-control-allow-origin', '*');
     if (req.method === 'OPTIONS') {
@@ -167,11 +206,12 @@ export function agentHandler(deps: AgentDeps): Handler {
     }
     const go = async (): Promise<void> => {
       if (path === '/agent/briefs' && req.method === 'POST') return start(req, res);
+      if (path === '/agent/ag-ui' && req.method === 'POST') return agUi(req, res);
       // The Build chat asks first: with no model it says exactly what to set, before anyone types.
       if (path === '/agent/model' && req.method === 'GET') return sendJson(res, 200, deps.model || deps.complete ? { configured: true, model: deps.model?.model ?? 'test', message: null } : { configured: false, model: null, message: NO_MODEL_MESSAGE });
       const m = /^\/agent\/briefs\/([A-Za-z0-9-]{1,64})$/.exec(path);
       if (m && req.method === 'GET') return status(req, res, m[1]!);
-      return fail(res, 'NOT_FOUND', 'POST /agent/briefs, GET /agent/briefs/:runId or GET /agent/model.');
+      return fail(res, 'NOT_FOUND', 'POST /agent/briefs, GET /agent/briefs/:runId, GET /agent/model or POST /agent/ag-ui.');
     };
     go().catch((e: unknown) => {
       if (!res.headersSent) fail(res, 'INTERNAL', (e as Error).message);
@@ -236,18 +276,18 @@ function bearer(req: IncomingMessage): string | null {
 
 const digest = (token: string): string => createHash('sha256').update(token).digest('hex');
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: IncomingMessage, max = MAX_BODY): Promise<string> {
   return new Promise((resolve, reject) => {
     let size = 0;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY && size - c.length <= MAX_BODY) {
+      if (size > max && size - c.length <= max) {
         // Keep reading (and dropping) so the 413 can still be answered on this socket.
         reject(Object.assign(new Error('too large'), { tooLarge: true }));
         return;
       }
-      if (size <= MAX_BODY) chunks.push(c);
+      if (size <= max) chunks.push(c);
     });
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
