@@ -81,30 +81,29 @@ export function agentHandler(deps: AgentDeps): Handler {
   const timeLimitMs = deps.timeLimitMs ?? 120_000;
   const base = (): string => (typeof deps.sessionUrl === 'function' ? deps.sessionUrl() : deps.sessionUrl).replace(/\/$/, '');
 
+  /** What both doors check first: a model, the caller's token, a JSON body within `max` bytes (null: answered already). */
+  const admit = async (req: IncomingMessage, res: ServerResponse, max: number): Promise<{ token: string; body: unknown } | null> => {
+    const refuse = (code: ErrorCode, message: string): null => { fail(res, code, message); return null; };
+    if (!deps.model && !deps.complete) return refuse('UNAVAILABLE', NO_MODEL_MESSAGE);
+    const token = bearer(req);
+    if (!token) return refuse('UNAUTHORIZED', 'Send "Authorization: Bearer <token>": the agent acts with your token.');
+    try {
+      return { token, body: JSON.parse(await readBody(req, max)) };
+    } catch (e) {
+      return (e as { tooLarge?: boolean }).tooLarge ? refuse('PAYLOAD_TOO_LARGE', `The body exceeds ${max} bytes.`) : refuse('MALFORMED_JSON', 'The body is not valid JSON.');
+    }
+  };
+
   /** POST /agent/ag-ui: the same run for an AG-UI client, streamed back as one AG-UI run (ag-ui-door.ts). */
   const agUi = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (!deps.model && !deps.complete) return fail(res, 'UNAVAILABLE', NO_MODEL_MESSAGE);
-    const token = bearer(req);
-    if (!token) return fail(res, 'UNAUTHORIZED', 'Send "Authorization: Bearer <token>": the agent acts with your token.');
-    let body: unknown;
-    try {
-      body = JSON.parse(await readBody(req, MAX_AG_UI_BODY));
-    } catch (e) {
-      return (e as { tooLarge?: boolean }).tooLarge ? fail(res, 'PAYLOAD_TOO_LARGE', `The body exceeds ${MAX_AG_UI_BODY} bytes.`) : fail(res, 'MALFORMED_JSON', 'The body is not valid JSON.');
-    }
-    return serveAgUi(res, req, token, body, launch);
+    const a = await admit(req, res, MAX_AG_UI_BODY);
+    if (a) await serveAgUi(res, req, a.token, a.body, launch);
   };
 
   const start = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (!deps.model && !deps.complete) return fail(res, 'UNAVAILABLE', NO_MODEL_MESSAGE);
-    const token = bearer(req);
-    if (!token) return fail(res, 'UNAUTHORIZED', 'Send "Authorization: Bearer <token>": the agent acts with your token.');
-    let body: unknown;
-    try {
-      body = JSON.parse(await readBody(req));
-    } catch (e) {
-      return (e as { tooLarge?: boolean }).tooLarge ? fail(res, 'PAYLOAD_TOO_LARGE', `The body exceeds ${MAX_BODY} bytes.`) : fail(res, 'MALFORMED_JSON', 'The body is not valid JSON.');
-    }
+    const a = await admit(req, res, MAX_BODY);
+    if (!a) return;
+    const { token, body } = a;
     const parsed = parseBriefRequest(body);
     if (!parsed.ok) return fail(res, 'BAD_REQUEST', parsed.error);
     const launched = await launch(token, parsed.value);
