@@ -1,3 +1,4 @@
+import { isValidId } from '@weft/core';
 import type { Draft } from '@weft/core';
 import type { DraftMeta } from '@weft/store';
 import { loadDraft } from '@weft/store';
@@ -65,6 +66,8 @@ export async function readDraft(ctx: Ctx, p: Principal, id: string, version?: nu
 
 /** Creates a draft (empty, or with its title as version 1); answers the version it is at. */
 export async function createDraft(ctx: Ctx, p: Principal, id: string, title: string): Promise<{ id: string; version: number }> {
+  // The HTTP body schema checks it too; the command holds the rule for every door (MCP's create_draft).
+  if (!isValidId(id)) throw new WeftError('BAD_REQUEST', `Draft id ${JSON.stringify(id)} must match [a-z][a-z0-9-]{0,40}, e.g. "spring-sale".`, { path: '/id' });
   if (!can(p, id, 'write')) throw new WeftError('FORBIDDEN', 'Creating a draft needs the "write" scope on it (or on "*").');
   const r = await ctx.store.createDraft({ id, title, createdBy: p.actor.id });
   if (!r.ok) throw new WeftError('VERSION_CONFLICT', `A draft "${id}" already exists.`, { currentVersion: (await ctx.store.getDraft(id))?.headVersion ?? 0 });

@@ -57,7 +57,7 @@ describe('MCP over streamable HTTP (SDK client against a real session)', () => {
   it('lists every tool of the door', async () => {
     const { tools } = await writer.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
-      'close_build_session', 'export_code', 'export_surface', 'get_catalog', 'get_draft', 'get_preview', 'import_surface', 'open_build_session', 'patch_draft', 'report_activity', 'undo_turn',
+      'close_build_session', 'create_draft', 'export_code', 'export_surface', 'get_catalog', 'get_draft', 'get_preview', 'import_surface', 'list_drafts', 'open_build_session', 'patch_draft', 'report_activity', 'undo_turn',
     ]);
     const patch = tools.find((t) => t.name === 'patch_draft')!;
     expect(patch.inputSchema.required).toEqual(expect.arrayContaining(['session', 'ops']));
@@ -89,6 +89,43 @@ describe('MCP over streamable HTTP (SDK client against a real session)', () => {
     // Before: "Tool __proto__ disabled" (found through Object.prototype), "Tool toString disabled".
     for (const name of ['__proto__', 'toString', 'no_such_tool']) {
       await expect(writer.callTool({ name, arguments: {} })).rejects.toThrow(`Tool ${name} not found`);
+    }
+  });
+
+  it('an MCP client starts from nothing: list_drafts, open on a missing draft says how to make one, create_draft, then build and read it', async () => {
+    const agent = await connect(s.url, await s.token('newcomer', { '*': ['read', 'write'] }));
+    try {
+      const before = await call(agent, 'list_drafts', {});
+      expect((before.s['drafts'] as { id: string }[]).map((d) => d.id)).not.toContain('from-mcp');
+      // Before: NOT_FOUND with no way forward (the door had no tool that creates a draft).
+      const missing = await call(agent, 'open_build_session', { draftId: 'from-mcp' });
+      expect([missing.r.isError, missing.s.error?.code, missing.s.error?.path]).toEqual([true, 'NOT_FOUND', '/draftId']);
+      expect(missing.s.error?.message).toContain('create_draft');
+      const made = await call(agent, 'create_draft', { draftId: 'from-mcp', title: 'Made over MCP' });
+      expect([made.r.isError, made.s['draftId'], made.s['version']]).toEqual([undefined, 'from-mcp', 1]);
+      const again = await call(agent, 'create_draft', { draftId: 'from-mcp' });
+      expect([again.r.isError, again.s.error?.code]).toEqual([true, 'VERSION_CONFLICT']);
+      for (const id of ['Bad Id', '__proto__', '../etc', '']) {
+        const bad = await call(agent, 'create_draft', { draftId: id });
+        expect([id, bad.r.isError, bad.s.error?.code, bad.s.error?.path]).toEqual([id, true, 'BAD_REQUEST', '/draftId']);
+      }
+      const anon = await call(agent, 'create_draft', {});
+      expect(anon.s['draftId']).toMatch(/^d-[0-9a-f]{8}$/);
+
+      const open = await call(agent, 'open_build_session', { draftId: 'from-mcp' });
+      const step = await call(agent, 'patch_draft', { session: open.s['session'], ops: [{ op: 'add', path: '/sections/hero', value: hero }] });
+      expect([step.r.isError, step.s['refused']]).toEqual([undefined, []]);
+      const listed = (await call(agent, 'list_drafts', {})).s['drafts'] as { id: string; title: string; version: number }[];
+      expect(listed.find((d) => d.id === 'from-mcp')).toMatchObject({ title: 'Made over MCP', version: step.s['version'] });
+      // The draft is the same one HTTP serves.
+      const res = await fetch(`${s.url}/v1/drafts/from-mcp`, { headers: { authorization: `Bearer ${TEST_ADMIN}` } });
+      expect(((await res.json()) as { draft: { title: string; order: string[] } }).draft).toMatchObject({ title: 'Made over MCP', order: ['hero'] });
+      // A reader lists only what it may read, and may not create.
+      const names = ((await call(reader, 'list_drafts', {})).s['drafts'] as { id: string }[]).map((d) => d.id);
+      expect(names).toEqual(['page']);
+      expect((await call(reader, 'create_draft', { draftId: 'not-mine' })).s.error?.code).toBe('FORBIDDEN');
+    } finally {
+      await agent.close();
     }
   });
 

@@ -11,7 +11,7 @@ import { renderPage } from '@weft/render';
 import type { RenderNote } from '@weft/render';
 import { z } from 'zod';
 import type { Ctx } from '../context.ts';
-import { mustRoom, readDraft } from '../commands/drafts.ts';
+import { createDraft, listDrafts, mustRoom, readDraft } from '../commands/drafts.ts';
 import { WeftError } from '../commands/errors.ts';
 import { requireScope } from '../commands/principal.ts';
 import type { Principal } from '../commands/principal.ts';
@@ -86,12 +86,36 @@ export function createWeftMcpServer(ctx: Ctx, principal: Principal): McpServer {
   const server = new McpServer({ name: 'weft', version: '0.1.0' }, { capabilities: { tools: {}, resources: {} } });
   const p = principal;
 
+  defineTool(server, 'list_drafts', {
+    description: 'The drafts this token may read, newest first: id, title, head version, who created it and when.',
+    inputSchema: {},
+  }, async () => guarded(async () => {
+    const drafts = (await listDrafts(ctx, p)).map((d) => ({ id: d.id, title: d.title, version: d.headVersion, createdBy: d.createdBy, createdAt: d.createdAt.toISOString() }));
+    return reply(drafts.length === 0 ? 'No drafts yet: create one with create_draft.' : `${drafts.length} draft(s): ${drafts.slice(0, 20).map((d) => `"${d.id}"`).join(', ')}${drafts.length > 20 ? ', …' : ''}.`, { drafts });
+  }));
+
+  defineTool(server, 'create_draft', {
+    description: 'Create an empty draft (a page), optionally with a title; then open_build_session on it to build. Needs the write scope on the id (or on "*").',
+    inputSchema: {
+      draftId: z.string().max(41).optional().describe('The new draft\'s id, [a-z][a-z0-9-]{0,40}, e.g. "spring-sale"; default: "d-" and 8 random hex digits.'),
+      title: z.string().max(500).optional().describe('The page title.'),
+    },
+  }, async (a) => guarded(async () => {
+    const id = a.draftId ?? `d-${randomUUID().slice(0, 8)}`;
+    const r = await createDraft(ctx, p, id, a.title ?? '').catch((e: unknown) => {
+      throw e instanceof WeftError && e.extra['path'] === '/id' ? new WeftError(e.code, e.message, { ...e.extra, path: '/draftId' }) : e;
+    });
+    return reply(`Draft "${r.id}" created at version ${r.version}; open_build_session on it to build.`, { draftId: r.id, version: r.version });
+  }));
+
   defineTool(server, 'open_build_session', {
-    description: 'Open a build session on a draft. Pass the returned `session` to patch_draft; close it with close_build_session (it idles out after 30 minutes).',
+    description: 'Open a build session on a draft (create_draft makes a new one; list_drafts names yours). Pass the returned `session` to patch_draft; close it with close_build_session (it idles out after 30 minutes).',
     inputSchema: { draftId },
   }, async (a) => guarded(async () => {
     requireScope(p, a.draftId, 'write'); // a session is for building: it needs the write scope
-    const room = await mustRoom(ctx, a.draftId);
+    const room = await mustRoom(ctx, a.draftId).catch((e: unknown) => {
+      throw e instanceof WeftError && e.code === 'NOT_FOUND' ? new WeftError('NOT_FOUND', `${e.message} Create it with create_draft, or call list_drafts for the drafts you can open.`, { ...e.extra, path: '/draftId' }) : e;
+    });
     const sessionId = await ctx.sessions.openSession(a.draftId, p);
     const v = { session: formatSessionHandle(a.draftId, sessionId), draftId: a.draftId, version: room.committedVersion, budgets: { opsPerTurn: ctx.config.opsPerTurn, opsPerSecond: ctx.config.opsPerSecond } };
     return reply(`Session open on "${a.draftId}" at version ${v.version}.`, v);
