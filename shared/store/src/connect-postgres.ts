@@ -8,6 +8,7 @@ import type { PostgresJSDialectConfig } from 'kysely-postgres-js';
 import postgres from 'postgres';
 import type { ReservedSql, Sql } from 'postgres';
 import type { DB } from './schema.ts';
+import { registerRowStream } from './replay/row-stream.ts';
 
 export interface ConnectOptions {
   /** Pool size, default 10. */
@@ -37,9 +38,16 @@ export function connectPostgres(url: string, opts: ConnectOptions = {}): Connect
     // Reconnect soon (50 ms doubling to 1 s; postgres.js' default grows to 20 s): a query waits for
     // the next attempt, and a down database must answer a typed 503 fast, not hang the caller.
     backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1),
-    connection: { idle_in_transaction_session_timeout: opts.idleInTransactionTimeoutMs ?? 60_000 },
+    // jit off: every query here is short, and the JIT only ever kicked in on the replay's one
+    // streamed query (its cost estimate crosses jit_above_cost), compiling it for 95–185 ms before
+    // the first row — longer than the whole 100k-step replay takes without it.
+    connection: { idle_in_transaction_session_timeout: opts.idleInTransactionTimeoutMs ?? 60_000, jit: 'off' },
   });
   const db = new Kysely<DB>({ dialect: new Dialect({ postgres: opts.prepare === false ? pg : preparing(pg) }) });
+  registerRowStream(db as Kysely<never>, (text, params, onRow) => {
+    const q = pg.unsafe(text, params as never[], { prepare: opts.prepare !== false });
+    return { done: q.forEach((row) => onRow(row)).then(() => {}), cancel: () => { q.cancel(); } };
+  });
   // A stopping process gives queries still in flight 1 s (postgres.js otherwise waits for them all:
   // a cluster node's SIGTERM hung 4.5 s here on one that never came back), then drops them.
   return { db, close: async () => { await pg.end({ timeout: 1 }); await db.destroy(); } };

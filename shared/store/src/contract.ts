@@ -131,6 +131,20 @@ export function runStoreContract(name: string, factory: () => Promise<StoreHandl
       expect(await store.readOpsPage(id, 10, 100)).toBeNull();
     });
 
+    it('reads the log after a version as pages in order, up to a bound; a reader that stops early leaves the store answering', async () => {
+      const id = await newDraft();
+      await store.append(id, 0, Array.from({ length: 25 }, (_, i) => step(`r${i}`)));
+      const pages = [];
+      for await (const p of store.readOpsPages(id, 3, { pageSize: 5, upTo: 22 })) pages.push(p);
+      expect(pages.map((p) => [p.first, p.last, p.count, p.more])).toEqual([[4, 8, 5, true], [9, 13, 5, true], [14, 18, 5, true], [19, 22, 4, false]]);
+      expect(JSON.parse(pages[3]!.text)).toEqual([18, 19, 20, 21].map((i) => step(`r${i}`).ops));
+      for await (const p of store.readOpsPages(id, 0, { pageSize: 1 })) { expect(p.first).toBe(1); break; }
+      expect((await store.getDraft(id))?.headVersion).toBe(25);
+      const after: unknown[] = [];
+      for await (const p of store.readOpsPages(id, 25)) after.push(p);
+      expect(after).toEqual([]);
+    });
+
     it('writes snapshots idempotently and finds the latest at or below a version', async () => {
       const id = await newDraft();
       const doc = { id, title: 'x', order: ['s1'], sections: {} };

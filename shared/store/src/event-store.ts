@@ -9,6 +9,8 @@ import { GroupCommit } from './group-commit.ts';
 import { deleteDraft } from './delete-draft.ts';
 import { findByOpId, findByOpIds, readSteps } from './read-steps.ts';
 import { readOpsPage } from './replay/ops-page.ts';
+import { readOpsPages } from './replay/ops-pages.ts';
+import type { PagesOptions } from './replay/ops-pages.ts';
 import type { OpsPage } from './replay/ops-page.ts';
 import { latestSnapshot, latestYSnapshot, listSnapshots, snapshotVersions, startEpoch, writeSnapshot } from './snapshots.ts';
 import { loadRoom } from './load-room.ts';
@@ -67,6 +69,8 @@ export class EventStore {
   readStepViewsPage(draftId: string, after: number, limit: number, upTo: number): Promise<StepViewsPage | null> { return readStepViewsPage(this.db, draftId, after, limit, upTo); }
   /** Up to `limit` steps after `after` as one JSON text (replay); throws if the log has a hole there. */
   readOpsPage(draftId: string, after: number, limit: number, upTo?: number): Promise<OpsPage | null> { return readOpsPage(this.db, draftId, after, limit, upTo); }
+  /** The steps after `after` as pages in order (replay): one streamed query on Postgres; throws at a hole. */
+  readOpsPages(draftId: string, after: number, opts?: PagesOptions): AsyncGenerator<OpsPage> { return readOpsPages(this.db, draftId, after, opts); }
 
   writeSnapshot(s: NewSnapshot): Promise<boolean> { return writeSnapshot(this.db, s); }
   /** Moves the draft to Yjs epoch fromEpoch+1 with its base state at `s.version` (compaction). */

@@ -40,7 +40,7 @@ export async function readOpsPage(db: Kysely<DB>, draftId: string, after: number
 }
 
 /** The message naming the first hole after `after` (the rare path: one more query). */
-async function gapIn(db: Kysely<DB>, draftId: string, after: number, through: number): Promise<string> {
+export async function gapIn(db: Kysely<DB>, draftId: string, after: number, through: number): Promise<string> {
   const rows = await db.selectFrom('events').select('version').where('draft_id', '=', draftId)
     .where('version', '>', after).where('version', '<=', through).orderBy('version').execute();
   let v = after;
