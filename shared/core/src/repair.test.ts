@@ -32,6 +32,13 @@ describe('aliases: a prop sent under another name is read as ours, before any fi
     expect(notesOf(r, 'renamed_prop')).toEqual([`${H}/c/props/data`]);
     expect(notesOf(r, 'dropped_prop')).toEqual([`${H}/c/props/type`]);
   });
+  it('[renamed_prop] Markdown text → source: the body sent is kept, not replaced by the example', () => {
+    const r = step([{ op: 'add', path: `${H}/md`, value: { id: 'md', component: 'Markdown', props: { text: '## Menu\n\n*Rye*' } } }, link('md')]);
+    expect(r.refused).toEqual([]);
+    expect(r.d.sections['hero']!.components['md']!.props).toEqual({ source: '## Menu\n\n*Rye*' });
+    expect(notesOf(r, 'renamed_prop')).toEqual([`${H}/md/props/text`]);
+    expect(notesOf(r, 'filled_required')).toEqual([]);
+  });
   it('[filled_required] a fill says which props were dropped beside it, so the model can name the right one', () => {
     const r = step([{ op: 'add', path: `${H}/q`, value: { id: 'q', component: 'Disclosure', props: { heading: 'Why?' } } }, link('q')]);
     expect(r.notes.find((n) => n.rule === 'filled_required')).toMatchObject({ path: `${H}/q/props/summary`, message: expect.stringContaining('you sent "heading", which Disclosure does not take: if you meant "summary", write "summary"') });

@@ -72,7 +72,9 @@ const defs: EntryDef[] = [
   { name: 'Text', group: 'content', description: 'A paragraph of inline markdown.', children: 'none',
     props: { text: req(bindable(str())), tone: opt(oneOf(['default', 'muted'])), size: opt(oneOf(['md', 'sm', 'lg'])) }, example: { text: 'Some text.' } },
   { name: 'Markdown', group: 'content', description: 'Block markdown (safe subset).', children: 'none',
-    props: { source: req(bindable(str())) }, example: { source: '## Title\n\nSome *markdown*.' } },
+    props: { source: req(bindable(str())) }, example: { source: '## Title\n\nSome *markdown*.' },
+    // Models write Markdown's body under Text's name or the format's: read it, never lose it to the example.
+    aliases: { text: 'source', content: 'source', markdown: 'source', body: 'source' } },
   { name: 'Image', group: 'content', description: 'An image from the assets.', children: 'none',
     props: { src: req(bindable(url('media'))), alt: req(str({ maxLength: 500 })), fit: opt(oneOf(['cover', 'contain'])), width: opt(int(1, 10000)), height: opt(int(1, 10000)) },
     example: { src: 'assets/placeholder.png', alt: 'Placeholder image' }, aliases: { url: 'src' } },
