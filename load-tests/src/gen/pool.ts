@@ -1,6 +1,7 @@
 // Runs generator processes with one config each, waits for all to join, starts them together,
 // prints a progress line, and merges their results.
 import { join } from 'node:path';
+import { setPriority } from 'node:os';
 import { ROOT, spawnTs } from '../proc.ts';
 import type { GenConfig, GenResult, ToChild, ToParent } from './messages.ts';
 
@@ -9,6 +10,9 @@ export interface PoolRun { results: GenResult[]; joined: number; startedAt: numb
 export async function runGenerators(configs: GenConfig[], opts: { label: string; onTick?: () => string; maxMs: number; /** called when every generator joined, as they are told to go, with their pids */ onStart?: (pids: number[]) => void }): Promise<PoolRun> {
   const kids = configs.map((config) => {
     const child = spawnTs(join(ROOT, 'load-tests/src/gen/worker.ts'));
+    // GEN_NICE=10: the generators stand in for remote clients; niced, they yield the shared cores to
+    // the services under test (their own event-loop delay, printed, then shows what they paid).
+    if (process.env['GEN_NICE'] && child.pid) setPriority(child.pid, Number(process.env['GEN_NICE']));
     const k = { child, config, ready: false, joined: 0, acked: 0, delivered: 0, result: null as GenResult | null, error: '' };
     child.on('message', (m: ToParent) => {
       if (m.type === 'ready') { k.ready = true; k.joined = m.joined; }
