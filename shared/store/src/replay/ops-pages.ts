@@ -82,7 +82,7 @@ async function* streamedPages(stream: StreamRows, db: Kysely<DB>, draftId: strin
       yield page;
     }
   } finally {
-    if (!ended) q.cancel(); // the consumer stopped early (a fold failed): no more rows for nobody
+    if (!ended) q.cancel(); // the consumer stopped early (a fold failed): it needs no more rows
     q.done.catch(() => {});
   }
 }
