@@ -1,5 +1,7 @@
+import jsonpatch from 'fast-json-patch';
 import { isValidId } from '@weft/core';
-import type { Draft } from '@weft/core';
+import type { Draft, Op } from '@weft/core';
+import type { VersionEntry } from '@weft/protocol';
 import type { DraftMeta } from '@weft/store';
 import { loadDraft } from '@weft/store';
 import type { Ctx } from '../context.ts';
@@ -62,6 +64,33 @@ export async function readDraft(ctx: Ctx, p: Principal, id: string, version?: nu
   if (!(await waitFor(view, version))) throw new WeftError('NOT_FOUND', `Version ${version} does not exist yet; the head is ${view.committedVersion}.`);
   const at = await loadDraft(ctx.store, id, version);
   return { draft: at.draft, version: at.version, epoch: view.epoch };
+}
+
+/** The RFC 6902 patch from one version to another (default: the empty draft to the head). */
+export async function diffDraft(ctx: Ctx, p: Principal, id: string, from = 0, to?: number): Promise<{ from: number; to: number; patch: Op[] }> {
+  requireScope(p, id, 'read');
+  const view = await mustView(ctx, id);
+  const upTo = to ?? view.committedVersion;
+  if (!(await waitFor(view, Math.max(from, upTo)))) throw new WeftError('NOT_FOUND', `The head is version ${view.committedVersion}.`);
+  const [a, b] = await Promise.all([loadDraft(ctx.store, id, from), loadDraft(ctx.store, id, upTo)]);
+  return { from, to: upTo, patch: jsonpatch.compare(a.draft, b.draft) as Op[] };
+}
+
+/** The versions worth naming: each snapshot, then the end of each turn after the latest one. */
+export async function listVersions(ctx: Ctx, p: Principal, id: string): Promise<VersionEntry[]> {
+  requireScope(p, id, 'read');
+  await mustView(ctx, id);
+  const snaps = await ctx.store.listSnapshots(id);
+  const out: VersionEntry[] = snaps.map((s) => ({ version: s.version, kind: 'snapshot', at: s.createdAt.toISOString(), reason: s.reason }));
+  const after = snaps.length > 0 ? Math.max(...snaps.map((s) => s.version)) : 0;
+  const steps = await ctx.store.readSteps(id, { after, limit: 10_000 });
+  for (let i = 0; i < steps.length; i++) {
+    const s = steps[i]!;
+    const next = steps[i + 1];
+    const boundary = !next || next.turnId !== s.turnId || s.turnId === null;
+    if (boundary) out.push({ version: s.version, kind: 'turn', at: s.createdAt.toISOString(), turnId: s.turnId, actor: s.actor });
+  }
+  return out.sort((a, b) => a.version - b.version);
 }
 
 /** Creates a draft (empty, or with its title as version 1); answers the version it is at. */

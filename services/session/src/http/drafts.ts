@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import jsonpatch from 'fast-json-patch';
-import type { VersionEntry } from '@weft/protocol';
 import type { Ctx } from '../context.ts';
-import { loadDraft } from '@weft/store';
-import { createDraft, listDrafts, mustView, readDraft, waitFor } from '../commands/drafts.ts';
+import { createDraft, diffDraft, listDrafts, listVersions, mustView, readDraft, waitFor } from '../commands/drafts.ts';
 import { WeftError } from '../commands/errors.ts';
 import { requireScope } from '../commands/principal.ts';
 import { sendJson, sendJsonText } from './respond.ts';
@@ -63,15 +60,8 @@ export function registerDrafts(router: Router, ctx: Ctx): void {
 
   router.on('GET', '/v1/drafts/:id/diff', async ({ req, res, params, query }) => {
     const p = await ctx.auth.fromHeader(req.headers.authorization);
-    const id = params['id']!;
-    requireScope(p, id, 'read');
-    const room = await mustView(ctx, id);
     const q = query();
-    const from = q.from ?? 0;
-    const to = q.to ?? room.committedVersion;
-    if (!(await waitFor(room, Math.max(from, to)))) throw new WeftError('NOT_FOUND', `The head is version ${room.committedVersion}.`);
-    const [a, b] = await Promise.all([loadDraft(ctx.store, id, from), loadDraft(ctx.store, id, to)]);
-    sendJson(res, 200, { from, to, patch: jsonpatch.compare(a.draft, b.draft) });
+    sendJson(res, 200, await diffDraft(ctx, p, params['id']!, q.from, q.to));
   }, {
     summary: 'The RFC 6902 patch from one version to another', tags: ['drafts'], access: 'bearer', params: { id: DRAFT_PARAM },
     query: z.object({
@@ -85,10 +75,7 @@ export function registerDrafts(router: Router, ctx: Ctx): void {
 
   router.on('GET', '/v1/drafts/:id/versions', async ({ req, res, params }) => {
     const p = await ctx.auth.fromHeader(req.headers.authorization);
-    const id = params['id']!;
-    requireScope(p, id, 'read');
-    await mustView(ctx, id);
-    sendJson(res, 200, { versions: await listVersions(ctx, id) });
+    sendJson(res, 200, { versions: await listVersions(ctx, p, params['id']!) });
   }, {
     summary: 'Snapshots and turn boundaries, oldest first', tags: ['drafts'], access: 'bearer', params: { id: DRAFT_PARAM },
     errors: ['NOT_FOUND'], responses: { 200: { description: 'The versions worth going back to.', schema: z.object({ versions: z.array(VersionEntrySchema) }) } },
@@ -102,18 +89,5 @@ export function parseVersion(v: string, path: string): number {
 }
 
 /** Snapshots (the checkpoints) and, until there are any, the log's turn boundaries. */
-async function listVersions(ctx: Ctx, id: string): Promise<VersionEntry[]> {
-  const snaps = await ctx.store.listSnapshots(id);
-  const out: VersionEntry[] = snaps.map((s) => ({ version: s.version, kind: 'snapshot', at: s.createdAt.toISOString(), reason: s.reason }));
-  const after = snaps.length > 0 ? Math.max(...snaps.map((s) => s.version)) : 0;
-  const steps = await ctx.store.readSteps(id, { after, limit: 10_000 });
-  for (let i = 0; i < steps.length; i++) {
-    const s = steps[i]!;
-    const next = steps[i + 1];
-    const boundary = !next || next.turnId !== s.turnId || s.turnId === null;
-    if (boundary) out.push({ version: s.version, kind: 'turn', at: s.createdAt.toISOString(), turnId: s.turnId, actor: s.actor });
-  }
-  return out.sort((a, b) => a.version - b.version);
-}
 
 

@@ -8,7 +8,7 @@ import type { Ctx } from '../context.ts';
 import { mustRoom } from '../commands/drafts.ts';
 import { WeftError } from '../commands/errors.ts';
 import { requireScope } from '../commands/principal.ts';
-import { cancelRun, createRun, reportEvents } from '../live/runs.ts';
+import { cancelRun, createRun, readRun, recentRuns, reportEvents } from '../live/runs.ts';
 import { z } from 'zod';
 import { DRAFT_PARAM } from './drafts.ts';
 import { readJson, sendJson } from './respond.ts';
@@ -74,10 +74,7 @@ export function registerRuns(router: Router, ctx: Ctx): void {
 
   router.on('GET', '/v1/drafts/:id/runs', async ({ req, res, params }) => {
     const p = await ctx.auth.fromHeader(req.headers.authorization);
-    const id = params['id']!;
-    requireScope(p, id, 'read');
-    await mustRoom(ctx, id);
-    sendJson(res, 200, { runs: await ctx.store.runs.recent(id, RECENT_RUNS) });
+    sendJson(res, 200, { runs: await recentRuns(ctx, p, params['id']!, RECENT_RUNS) });
   }, {
     summary: 'The draft\'s newest runs with their transcripts', tags: ['runs'], access: 'bearer', params: { id: DRAFT_PARAM },
     errors: ['NOT_FOUND'], responses: { 200: { description: `The newest ${RECENT_RUNS}, newest first.`, schema: z.object({ runs: z.array(RunWithEvents) }) } },
@@ -85,11 +82,7 @@ export function registerRuns(router: Router, ctx: Ctx): void {
 
   router.on('GET', '/v1/drafts/:id/runs/:runId', async ({ req, res, params }) => {
     const p = await ctx.auth.fromHeader(req.headers.authorization);
-    const id = params['id']!;
-    requireScope(p, id, 'read');
-    const run = await ctx.store.runs.get(id, params['runId']!);
-    if (!run) throw new WeftError('NOT_FOUND', `No run "${params['runId']}" on draft "${id}".`);
-    sendJson(res, 200, { ...run, events: await ctx.store.runs.events(id, run.runId) });
+    sendJson(res, 200, await readRun(ctx, p, params['id']!, params['runId']!));
   }, {
     summary: 'One run with its transcript', tags: ['runs'], access: 'bearer', params: { id: DRAFT_PARAM, runId: RUN_PARAM },
     errors: ['NOT_FOUND'], responses: { 200: { description: 'The run as kept.', schema: RunWithEvents } },

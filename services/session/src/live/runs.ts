@@ -5,10 +5,13 @@
 // with the streaming deltas merged: a message or a step is written once it is complete (the
 // partial text of a step — partial JSON — is never stored), ghosts are never stored.
 import type { Json } from '@weft/core';
-import type { AgUiEvent, GhostValue, RunFinishedEvent, RunScope, RunView, WeftEventMeta } from '@weft/protocol';
+import type { AgUiEvent, GhostValue, RunFinishedEvent, RunScope, RunView, RunWithEvents, WeftEventMeta } from '@weft/protocol';
 import { CustomEventName, runStarted } from '@weft/protocol';
 import type { Ctx } from '../context.ts';
+import { mustRoom } from '../commands/drafts.ts';
 import { WeftError } from '../commands/errors.ts';
+import { requireScope } from '../commands/principal.ts';
+import type { Principal } from '../commands/principal.ts';
 
 /** What is streaming now in one run: a message or a step, merged until its END. */
 interface Open { start: AgUiEvent; delta: string; seq: number }
@@ -241,6 +244,21 @@ function closeOpen(ctx: Ctx, l: Live): { live: AgUiEvent[]; keep: AgUiEvent[] } 
   }
   l.open.clear();
   return { live, keep };
+}
+
+/** The draft's newest runs with their transcripts, newest first (the Build chat on open). */
+export async function recentRuns(ctx: Ctx, p: Principal, draftId: string, limit: number): Promise<RunWithEvents[]> {
+  requireScope(p, draftId, 'read');
+  await mustRoom(ctx, draftId);
+  return ctx.store.runs.recent(draftId, limit);
+}
+
+/** One run with its transcript as kept. */
+export async function readRun(ctx: Ctx, p: Principal, draftId: string, runId: string): Promise<RunWithEvents> {
+  requireScope(p, draftId, 'read');
+  const run = await ctx.store.runs.get(draftId, runId);
+  if (!run) throw new WeftError('NOT_FOUND', `No run "${runId}" on draft "${draftId}".`);
+  return { ...run, events: await ctx.store.runs.events(draftId, run.runId) };
 }
 
 /** Asks the run's agent to stop: it learns it at its next report and ends the run (cancelled). */
