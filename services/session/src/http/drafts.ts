@@ -87,7 +87,3 @@ export function parseVersion(v: string, path: string): number {
   if (n === null) throw new WeftError('BAD_REQUEST', `${path.slice(1)} must be a non-negative integer (digits only, at most ${Number.MAX_SAFE_INTEGER}).`, { path });
   return n;
 }
-
-/** Snapshots (the checkpoints) and, until there are any, the log's turn boundaries. */
-
-
