@@ -272,6 +272,26 @@ describe('the editor in the Build view', () => {
     await alice.page.waitForSelector('#wb-save', { state: 'hidden', timeout: 3000 });
   });
 
+  it('opened while the server cannot answer (its database down: 503), the page keeps the token, says so, and opens once the server answers', async () => {
+    const id = await newDraft();
+    const { page } = await v.visit(`/build/${id}`, 'alice');
+    // The preview's own answer while Postgres is down (walked for real with a SIGKILLed postmaster).
+    let refused = 0;
+    await page.route(/\/preview\/[^/]+\/ticket$/, (route) => (refused++ < 2
+      ? route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ code: 'UNAVAILABLE', message: 'The database is unreachable; retry shortly.' }) })
+      : route.fallback()));
+    await page.fill('#wb-token', v.tokens.alice);
+    await page.press('#wb-token', 'Enter');
+    await page.waitForSelector('#wb-login-error:text-matches("^The database is unreachable; retry shortly\\. Your token is kept")', { timeout: 3000 });
+    expect(await page.locator('#wb-status').innerText()).toBe('waiting for the server');
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(1);
+    // Before: "HTTP 503" and signed out, the token gone. Now the third try opens the draft unaided.
+    await page.frameLocator('#wb-frame').locator('[data-component-id="title"]').waitFor({ timeout: 10_000 });
+    expect(refused).toBe(3);
+    expect(await page.locator('#wb-login').isHidden()).toBe(true);
+    v.allowed.push(/HTTP 503 POST \/preview\/[^/]+\/ticket/, /Failed to load resource: the server responded with a status of 503/);
+  });
+
   it('keyboard only: select in the outline, edit a prop, undo', async () => {
     const id = await newDraft();
     const alice = await openBuild(id, 'alice');

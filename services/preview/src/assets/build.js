@@ -371,7 +371,10 @@
   window.weftBuild = hooks;
 
   // ---- start ------------------------------------------------------------------------------
+  /** A start waiting for the server to answer again (waitForServer). */
+  var retryTimer = 0;
   function signOut(msg) {
+    clearTimeout(retryTimer);
     sessionStorage.removeItem(KEY);
     token = '';
     window.weftReady = null;
@@ -389,12 +392,25 @@
     e.preventDefault();
     token = $('wb-token').value.trim();
     $('wb-token').value = '';
+    clearTimeout(retryTimer);
     start();
   });
 
   function mintTicket() {
     return fetch('/preview/' + encodeURIComponent(draftId) + '/ticket', { method: 'POST', headers: auth() })
-      .then(function (r) { return r.ok ? r.json() : Promise.reject(new Error(r.status === 404 ? 'No such draft, or this token cannot read it.' : 'HTTP ' + r.status)); });
+      .then(function (r) {
+        if (r.ok) return r.json();
+        return r.json().catch(function () { return null; }).then(function (j) {
+          var said = j && (j.message || (j.error && j.error.message));
+          var e = new Error(r.status === 404 ? 'No such draft, or this token cannot read it.' : said || 'HTTP ' + r.status);
+          e.status = r.status;
+          throw e;
+        });
+      }, function () {
+        var e = new Error('The server cannot be reached.');
+        e.status = 0;
+        throw e;
+      });
   }
   // The frame reads with a ticket that lasts 10 minutes: it gets a fresh one every 4 minutes, and
   // at once when it asks (its ticket was refused: expired, or a server restarted with another key).
@@ -435,7 +451,23 @@
         clearInterval(ticketTimer);
         ticketTimer = setInterval(sendTicket, 4 * 60 * 1000);
       })
-      .catch(function (e) { signOut(e.message); });
+      .catch(function (e) {
+        // The server is there but cannot answer now (its database restarting, a node going away)
+        // or cannot be reached: the token is not at fault, so it is kept and the page tries again.
+        if (e.status === 0 || e.status === 502 || e.status === 503 || e.status === 504) return waitForServer(e.message);
+        signOut(e.message);
+      });
+  }
+  function waitForServer(msg) {
+    sessionStorage.setItem(KEY, token);
+    $('wb-main').hidden = true;
+    $('wb-login').hidden = false;
+    $('wb-login-error').textContent = msg + ' Your token is kept; trying again every 3 s…';
+    $('wb-undo').disabled = true;
+    $('wb-redo').disabled = true;
+    status('waiting for the server', 'wb-warn');
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(function () { if (token) start(); }, 3000);
   }
   if (token) start(); else signOut('');
 })();
