@@ -103,6 +103,57 @@ describe('the Build view on another origin than the session', () => {
     }
   });
 
+  it('on an origin the session does not list, the Build view says so and names WEFT_CORS_ORIGINS (not "reconnecting…" forever)', async () => {
+    // The same preview on another port: an origin the session was not told about.
+    const other = await listen((req, res) => { if (!preview.handle(req, res)) { res.statusCode = 404; res.end(); } });
+    const otherOrigin = `http://localhost:${other.port}`;
+    const id = `xb${Date.now().toString(36)}`;
+    await session.admin.createDraft(id, 'Blocked');
+    const { token } = await session.admin.mintToken({ actor: { id: 'bob', kind: 'human' }, scopes: { '*': ['read', 'write'] } });
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${otherOrigin}/build/${id}`);
+      await page.fill('#wb-token', token);
+      await page.press('#wb-token', 'Enter');
+      await page.waitForSelector('#wb-status:text-is("blocked by the session (CORS)")', { timeout: 10_000 });
+      const said = await page.locator('#wb-notice').textContent();
+      expect(said).toContain(`add ${otherOrigin} to WEFT_CORS_ORIGINS`);
+      expect(said).toContain(session.url);
+      // It stays: a fault only the operator fixes is not a notice that fades after 8 s.
+      await page.waitForTimeout(9000);
+      expect(await page.locator('#wb-notice').isVisible()).toBe(true);
+      expect(await page.locator('#wb-status').textContent()).toBe('blocked by the session (CORS)');
+    } finally {
+      await page.close();
+      await new Promise<void>((r) => other.server.close(() => r()));
+    }
+  });
+
+  it('a session that is down is not called a CORS block', async () => {
+    // A session URL on another origin where nothing listens: the no-cors probe fails too.
+    const dead = await listen((_req, res) => { res.end(); });
+    const deadUrl = `http://127.0.0.1:${dead.port}`;
+    await new Promise<void>((r) => dead.server.close(() => r()));
+    const lone = build({ store: session.store, tokens: new TokenStore(session.db.db), bus: session.bus }, { adminToken: ADMIN, ticketSecret: 'e2e', sessionUrl: deadUrl });
+    const served = await listen((req, res) => { if (!lone.handle(req, res)) { res.statusCode = 404; res.end(); } });
+    const id = `xd${Date.now().toString(36)}`;
+    await session.admin.createDraft(id, 'Down');
+    const page = await browser.newPage();
+    try {
+      await page.goto(`http://localhost:${served.port}/build/${id}`);
+      await page.fill('#wb-token', ADMIN);
+      await page.press('#wb-token', 'Enter');
+      await page.waitForSelector('#wb-status:text-is("reconnecting…")', { timeout: 10_000 });
+      await page.waitForTimeout(4000); // two more stream retries, each probing
+      expect(await page.locator('#wb-status').textContent()).toBe('reconnecting…');
+      expect(await page.locator('#wb-notice').textContent()).not.toContain('WEFT_CORS_ORIGINS');
+    } finally {
+      await page.close();
+      await lone.close();
+      await new Promise<void>((r) => served.server.close(() => r()));
+    }
+  });
+
   it('names only the listed origin back; another origin gets no CORS headers (the browser blocks it)', async () => {
     const pre = (origin: string) => fetch(`${session.url}/v1/drafts`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } });
     const ok = await pre(pageOrigin);

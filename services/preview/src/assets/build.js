@@ -145,6 +145,7 @@
       if (res.status === 401) { signOut('That token is unknown, revoked or expired.'); return; }
       if (res.status === 404) { gone(); return; }
       if (!res.ok || !res.body) throw new Error('HTTP ' + res.status);
+      if (blocked) { blocked = false; clearNotice('bad'); } // the session was let allow this origin
       if (viewing === null) status('live', 'wb-ok');
       var reader = res.body.getReader();
       var dec = new TextDecoder();
@@ -169,9 +170,27 @@
       return pump();
     }).catch(function (e) {
       if (ctl.signal.aborted || deleted) return;
-      status('reconnecting…', 'wb-warn');
+      if (!blocked) status('reconnecting…', 'wb-warn');
+      explainUnreachable();
       setTimeout(function () { stream(head); }, 1500);
     });
+  }
+  // The session on another origin (WEFT_SESSION_URL) that does not list this page's origin in
+  // WEFT_CORS_ORIGINS: the browser blocks every call and says only "Failed to fetch", as it does
+  // for a session that is down. A no-cors probe tells them apart: it resolves (opaque) only if the
+  // server answered, so a blocked page names the fix instead of "reconnecting…" forever.
+  var sessionOrigin = (function () { try { return new URL(api, location.href).origin; } catch (e) { return location.origin; } })();
+  var blocked = false;
+  var probing = false;
+  function explainUnreachable() {
+    if (blocked || probing || sessionOrigin === location.origin) return;
+    probing = true;
+    fetch(sessionOrigin + '/healthz', { mode: 'no-cors', cache: 'no-store' }).then(function () {
+      blocked = true;
+      status('blocked by the session (CORS)', 'wb-gone');
+      notice('The session at ' + sessionOrigin + ' answers but does not let this page read it: add ' + location.origin +
+        ' to WEFT_CORS_ORIGINS on the session, or serve the Build view and the session on one origin.', 'bad', true);
+    }, function () { /* down, not blocked: "reconnecting…" is right */ }).then(function () { probing = false; });
   }
 
   // ---- versions and scrubber --------------------------------------------------------------
@@ -306,13 +325,14 @@
       .catch(function (e) { notice(mode + ' failed: ' + e.message, 'bad'); });
   }
   var noticeTimer = 0;
-  function notice(text, kind) {
+  /** Shows `text` for a few seconds, or until replaced when `stays` (a fault only an operator fixes). */
+  function notice(text, kind, stays) {
     var n = $('wb-notice');
     n.textContent = text;
     n.className = 'wb-notice wb-notice-' + (kind || 'info');
     n.hidden = false;
     clearTimeout(noticeTimer);
-    noticeTimer = setTimeout(function () { n.hidden = true; }, kind === 'bad' ? 8000 : 4000);
+    if (!stays) noticeTimer = setTimeout(function () { n.hidden = true; }, kind === 'bad' ? 8000 : 4000);
   }
   /** Hides the notice if it is of `kind` (a later edit supersedes a refusal). */
   function clearNotice(kind) {
