@@ -25,6 +25,12 @@ function readConfig(env: NodeJS.ProcessEnv) {
   const logging = parseEnv(logEnv, env);
   const base = parseConfig(env);
   if (!base.databaseUrl && services.size < SERVICES.length) throw new ConfigError('WEFT_SERVICES', 'fewer than all services needs DATABASE_URL (the embedded PGlite lives inside one process)');
+  // The preview and the checkpointer hear of new steps only on the bus: without the session in the
+  // same process, the in-process bus is silent and their pages and snapshots would never move.
+  const listeners = ['preview', 'checkpointer'].filter((s) => services.has(s as (typeof SERVICES)[number]));
+  if (!base.natsUrl && !services.has('session') && listeners.length > 0) {
+    throw new ConfigError('NATS_URL', `the ${listeners.join(' and ')} without the session in this process hear${listeners.length > 1 ? '' : 's'} of new steps only over NATS: set NATS_URL (the session's too), or add session to WEFT_SERVICES`);
+  }
   return {
     services, logging, base,
     preview: parsePreviewConfig(env, null),

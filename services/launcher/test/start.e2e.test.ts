@@ -114,6 +114,17 @@ describe('npm start', () => {
     }
   }, 180_000);
 
+  it('refuses a preview or checkpointer process without the session and without NATS_URL (it would never hear of a step), naming the fix', async () => {
+    // Refused while reading the config: no database is reached, so none is needed here.
+    const db = 'postgres://weft@127.0.0.1:1/weft';
+    const preview = await start(tempDir(), { WEFT_ADMIN_TOKEN: token, DATABASE_URL: db, WEFT_SERVICES: 'preview' });
+    expect(await preview.exited).toBe(2); // a bad configuration, as every refused variable
+    expect(preview.output()).toContain('NATS_URL: the preview without the session in this process hears of new steps only over NATS: set NATS_URL');
+    const both = await start(tempDir(), { WEFT_ADMIN_TOKEN: token, DATABASE_URL: db, WEFT_SERVICES: 'preview,checkpointer' });
+    expect(await both.exited).toBe(2);
+    expect(both.output()).toContain('NATS_URL: the preview and checkpointer without the session in this process hear of new steps');
+  });
+
   it('with DATABASE_URL, waits for a Postgres that is still starting (saying so), then serves; a wrong database name or a database that never comes ends the start with what to check', async () => {
     const pg = await startPostgres({ fsync: false });
     try {
