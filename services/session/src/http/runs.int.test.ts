@@ -30,6 +30,7 @@ const report = (c: WeftHttpClient, runId: string, events: unknown[]) => call(c, 
 describe('agent runs over HTTP', () => {
   it('opens a run (write only), takes reports from its own actor only, keeps complete parts merged, ends it once', async () => {
     expect((await call(reader, 'POST', '/v1/drafts/runs/runs', { runId: 'r1', brief: 'A bakery' })).status).toBe(403);
+    expect((await call(reader, 'POST', '/v1/drafts/runs/runs', { brief: 7 })).status).toBe(403); // who first, then what: no 400 for a reader
     expect((await call(ana, 'POST', '/v1/drafts/nope/runs', { runId: 'r1', brief: 'x' })).status).toBe(404);
     for (const bad of [{ runId: '../x', brief: 'x' }, { runId: 'r1', brief: '' }, { runId: 'r1', brief: 'a\u0000b' }, { runId: 'r1', brief: 'x', scope: { sectionId: 5 } }, 'null', '[]']) {
       const r = await call(ana, 'POST', '/v1/drafts/runs/runs', bad);

@@ -5,10 +5,8 @@ import type { ServerResponse } from 'node:http';
 import { parseReportedEvents, RUN_ID } from '@weft/protocol';
 import type { AgUiEvent, RunFinishedEvent, StepOutcome, WeftEventMeta } from '@weft/protocol';
 import type { Ctx } from '../context.ts';
-import { mustRoom } from '../commands/drafts.ts';
 import { WeftError } from '../commands/errors.ts';
-import { requireScope } from '../commands/principal.ts';
-import { cancelRun, createRun, readRun, recentRuns, reportEvents } from '../live/runs.ts';
+import { cancelRun, followRun, openRun, ownRun, readRun, recentRuns, reportEvents } from '../live/runs.ts';
 import { z } from 'zod';
 import { DRAFT_PARAM } from './drafts.ts';
 import { readJson, sendJson } from './respond.ts';
@@ -25,11 +23,7 @@ const MAX_REPORT_BYTES = 1024 * 1024;
 export function registerRuns(router: Router, ctx: Ctx): void {
   router.on('POST', '/v1/drafts/:id/runs', async ({ req, res, params, body }) => {
     const p = await ctx.auth.fromHeader(req.headers.authorization);
-    const id = params['id']!;
-    requireScope(p, id, 'write');
-    const r = await body();
-    await mustRoom(ctx, id);
-    sendJson(res, 201, await createRun(ctx, { draftId: id, actor: p.actor.id, ...r }));
+    sendJson(res, 201, await openRun(ctx, p, params['id']!, body));
   }, {
     summary: 'Open an agent run', tags: ['runs'], access: 'bearer', params: { id: DRAFT_PARAM }, body: CreateRunBody, bodyLimit: 64 * 1024,
     description: 'Stores the run and sends `RUN_STARTED` with the brief as AG-UI `input` (`messages[0]`; scope and model in `forwardedProps`); the run\'s turn is open from now on. Needs `write`. 409 IDEMPOTENCY_CONFLICT: the draft has a run with this id; 429 RATE_LIMITED: 8 runs stream on the draft already.',
@@ -40,11 +34,7 @@ export function registerRuns(router: Router, ctx: Ctx): void {
 
   router.on('POST', '/v1/drafts/:id/runs/:runId/events', async ({ req, res, params }) => {
     const p = await ctx.auth.fromHeader(req.headers.authorization);
-    const id = params['id']!;
-    requireScope(p, id, 'write');
-    const live = ctx.runs.get(id, params['runId']!);
-    // Only the actor that opened the run reports into it.
-    if (!live || live.actor !== p.actor.id) throw new WeftError('NOT_FOUND', `No running run "${params['runId']}" of yours on draft "${id}".`);
+    const live = ownRun(ctx, p, params['id']!, params['runId']!);
     // Checked by parseReportedEvents, which lists every problem (the spec's body documents the shape).
     const parsed = parseReportedEvents(await readJson(req, MAX_REPORT_BYTES));
     if (!parsed.ok) throw new WeftError('BAD_REQUEST', `The report was refused whole: ${parsed.errors.slice(0, 5).map((e) => `${e.path}: ${e.message}`).join('; ')}${parsed.errors.length > 5 ? ` (and ${parsed.errors.length - 5} more)` : ''}.`, { path: parsed.errors[0]!.path, errors: parsed.errors });
@@ -60,9 +50,7 @@ export function registerRuns(router: Router, ctx: Ctx): void {
 
   router.on('POST', '/v1/drafts/:id/runs/:runId/cancel', async ({ req, res, params }) => {
     const p = await ctx.auth.fromHeader(req.headers.authorization);
-    const id = params['id']!;
-    requireScope(p, id, 'write');
-    if (!(await cancelRun(ctx, id, params['runId']!))) throw new WeftError('NOT_FOUND', `No running run "${params['runId']}" on draft "${id}".`);
+    await cancelRun(ctx, p, params['id']!, params['runId']!);
     sendJson(res, 202, { runId: params['runId'], cancelRequested: true });
   }, {
     summary: 'Stop a run (any writer)', tags: ['runs'], access: 'bearer', params: { id: DRAFT_PARAM, runId: RUN_PARAM },
@@ -91,16 +79,11 @@ export function registerRuns(router: Router, ctx: Ctx): void {
   router.on('GET', '/v1/drafts/:id/runs/:runId/stream', async ({ req, res, params }) => {
     const p = await ctx.auth.fromHeader(req.headers.authorization);
     const id = params['id']!;
-    requireScope(p, id, 'read');
-    const runId = params['runId']!;
-    // Subscribed before the transcript is read: nothing reported meanwhile is lost (dropped by seq).
+    // Events reported while the transcript is read wait here until it is written.
     const held: AgUiEvent[] = [];
     let push: (ev: AgUiEvent) => void = (ev) => held.push(ev);
-    const unsubscribe = ctx.runs.subscribe(id, runId, (ev) => push(ev));
+    const { run, stored, unsubscribe } = await followRun(ctx, p, id, params['runId']!, (ev) => push(ev));
     try {
-      const run = await ctx.store.runs.get(id, runId);
-      if (!run) throw new WeftError('NOT_FOUND', `No run "${runId}" on draft "${id}".`);
-      const stored = await ctx.store.runs.events(id, runId);
       res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
       const lynx = new LynxFrames(ctx, id, res);
       let seen = 0;

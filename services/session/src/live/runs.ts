@@ -74,8 +74,29 @@ function send(ctx: Ctx, l: Live, events: AgUiEvent[]): void {
 /** Bounds on what a run holds in memory while it streams. */
 const LIMITS = { openParts: 64, partChars: 512 * 1024, runsPerDraft: 8, silentMs: 120_000 } as const;
 
-/** Opens a run: stored, then RUN_STARTED (its turn is open from now on, so the steps join it). */
-export async function createRun(ctx: Ctx, r: { draftId: string; runId: string; actor: string; brief: string; scope: RunScope | null; model: string | null }): Promise<RunView> {
+/** What an agent asks for when it opens a run (the HTTP body, checked). */
+export interface RunRequest { runId: string; brief: string; scope: RunScope | null; model: string | null }
+
+/**
+ * Opens a run for `p` on a draft it may write: stored, then RUN_STARTED (its turn is open from now
+ * on, so the steps join it). The request is read only once `p` may write (a 403 before a 400).
+ */
+export async function openRun(ctx: Ctx, p: Principal, draftId: string, request: () => Promise<RunRequest>): Promise<RunView> {
+  requireScope(p, draftId, 'write');
+  const r = await request();
+  await mustRoom(ctx, draftId);
+  return createRun(ctx, { draftId, actor: p.actor.id, ...r });
+}
+
+/** The running run `p` opened, to report into (any other answers NOT_FOUND: only its agent reports). */
+export function ownRun(ctx: Ctx, p: Principal, draftId: string, runId: string): Live {
+  requireScope(p, draftId, 'write');
+  const l = ctx.runs.get(draftId, runId);
+  if (!l || l.actor !== p.actor.id) throw new WeftError('NOT_FOUND', `No running run "${runId}" of yours on draft "${draftId}".`);
+  return l;
+}
+
+async function createRun(ctx: Ctx, r: { draftId: string; runId: string; actor: string; brief: string; scope: RunScope | null; model: string | null }): Promise<RunView> {
   const room = ctx.rooms.peek(r.draftId);
   const version = room?.committedVersion ?? 0;
   if (ctx.runs.countFor(r.draftId) >= LIMITS.runsPerDraft) throw new WeftError('RATE_LIMITED', `The draft already has ${LIMITS.runsPerDraft} runs streaming; end one (or press Stop) first.`);
@@ -261,16 +282,34 @@ export async function readRun(ctx: Ctx, p: Principal, draftId: string, runId: st
   return { ...run, events: await ctx.store.runs.events(draftId, run.runId) };
 }
 
-/** Asks the run's agent to stop: it learns it at its next report and ends the run (cancelled). */
-export async function cancelRun(ctx: Ctx, draftId: string, runId: string): Promise<boolean> {
+/**
+ * Follows one run: `onEvent` is subscribed before the transcript is read, so nothing reported in
+ * between is lost (the caller drops what it already has by seq). `unsubscribe` is null when the
+ * run is not streaming on this node (ended, or running on another).
+ */
+export async function followRun(ctx: Ctx, p: Principal, draftId: string, runId: string, onEvent: (ev: AgUiEvent) => void): Promise<{ run: RunView; stored: AgUiEvent[]; unsubscribe: (() => void) | null }> {
+  requireScope(p, draftId, 'read');
+  const unsubscribe = ctx.runs.subscribe(draftId, runId, onEvent);
+  try {
+    const run = await ctx.store.runs.get(draftId, runId);
+    if (!run) throw new WeftError('NOT_FOUND', `No run "${runId}" on draft "${draftId}".`);
+    return { run, stored: await ctx.store.runs.events(draftId, runId), unsubscribe };
+  } catch (e) {
+    unsubscribe?.();
+    throw e;
+  }
+}
+
+/** Asks the run's agent to stop (any writer may): it learns it at its next report and ends the run (cancelled). */
+export async function cancelRun(ctx: Ctx, p: Principal, draftId: string, runId: string): Promise<void> {
+  requireScope(p, draftId, 'write');
   const l = ctx.runs.get(draftId, runId);
   const asked = await ctx.store.runs.requestCancel(draftId, runId);
-  if (!asked && !l) return false;
+  if (!asked && !l) throw new WeftError('NOT_FOUND', `No running run "${runId}" on draft "${draftId}".`);
   if (l && !l.cancel) {
     l.cancel = true;
     send(ctx, l, [{ type: 'CUSTOM', name: CustomEventName.runCancel, value: { runId }, timestamp: ctx.now(), metadata: meta(ctx, l, ++l.seq) }]);
   }
-  return true;
 }
 
 /** At start (one node): runs a previous process left running end as RUN_ERROR in their transcript. */
