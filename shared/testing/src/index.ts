@@ -12,5 +12,5 @@ export { lintMetrics } from './prometheus-lint.ts';
 export type { PromFamily } from './prometheus-lint.ts';
 export { startCaddy } from './caddy.ts';
 export type { CaddyProxy } from './caddy.ts';
-export { cpuCores, machineTicks, parseStatTicks, parseStatusRss, sampleProc, treeTicks, TICKS_PER_SECOND } from './procstat.ts';
+export { cpuCores, machineTicks, parseStatTicks, parseStatusRss, sampleProc, schedTimes, treeTicks, TICKS_PER_SECOND } from './procstat.ts';
 export type { ProcSample } from './procstat.ts';

@@ -69,3 +69,16 @@ export function treeTicks(pid: number): number {
   walk(pid);
   return total;
 }
+
+/**
+ * A thread's time on a core and its time runnable but waiting in the run queue for one, in ns
+ * (/proc/<pid>/task/<tid>/schedstat; the main thread by default). NaN where the kernel keeps none.
+ */
+export function schedTimes(pid: number, tid = pid): { runNs: number; waitNs: number } {
+  try {
+    const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').trim().split(/\s+/).map(Number);
+    return { runNs: run ?? NaN, waitNs: wait ?? NaN };
+  } catch {
+    return { runNs: NaN, waitNs: NaN };
+  }
+}
