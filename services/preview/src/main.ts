@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     access(req, res);
     if (probe.handle(req, res) || preview.handle(req, res)) return;
     res.writeHead(404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ code: 'NOT_FOUND', message: `No route ${req.method} ${req.url}.` }));
+    res.end(JSON.stringify({ error: { code: 'NOT_FOUND', message: `No route ${req.method} ${req.url}.` } }));
   });
   server.listen(standalone.port, standalone.host, () => log.info('preview listening', { port: standalone.port }));
   const stop = async (): Promise<void> => {

@@ -278,7 +278,7 @@ describe('the editor in the Build view', () => {
     // The preview's own answer while Postgres is down (walked for real with a SIGKILLed postmaster).
     let refused = 0;
     await page.route(/\/preview\/[^/]+\/ticket$/, (route) => (refused++ < 2
-      ? route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ code: 'UNAVAILABLE', message: 'The database is unreachable; retry shortly.' }) })
+      ? route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: { code: 'UNAVAILABLE', message: 'The database is unreachable; retry shortly.' } }) })
       : route.fallback()));
     await page.fill('#wb-token', v.tokens.alice);
     await page.press('#wb-token', 'Enter');

@@ -86,7 +86,10 @@ describe('live preview in Chromium', () => {
     expect((await fetch(`${url}/preview/${id}`)).status).toBe(403);
     expect((await fetch(`${url}/preview/${id}?ticket=forged.x.y`)).status).toBe(403);
     expect((await fetch(`${url}/preview/${id}/ticket`, { method: 'POST' })).status).toBe(404);
-    expect((await fetch(`${url}/preview/${id}/render?version=1`)).status).toBe(404);
+    const render = await fetch(`${url}/preview/${id}/render?version=1`);
+    expect(render.status).toBe(404);
+    // The session's error shape, so one client reads both services' refusals.
+    expect(await render.json()).toEqual({ error: { code: 'NOT_FOUND', message: `No draft "${id}" (or no access to it).` } });
   });
 
   it('an op sent over HTTP appears in the page without reload, keeping focus and scroll', async () => {

@@ -421,7 +421,7 @@
       .then(function (r) {
         if (r.ok) return r.json();
         return r.json().catch(function () { return null; }).then(function (j) {
-          var said = j && (j.message || (j.error && j.error.message));
+          var said = j && j.error && j.error.message;
           var e = new Error(r.status === 404 ? 'No such draft, or this token cannot read it.' : said || 'HTTP ' + r.status);
           e.status = r.status;
           throw e;
