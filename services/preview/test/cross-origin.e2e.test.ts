@@ -129,6 +129,29 @@ describe('the Build view on another origin than the session', () => {
     }
   });
 
+  it('a listed origin whose stream answers 503 (the database down) is not called a CORS block', async () => {
+    const id = `xs${Date.now().toString(36)}`;
+    await session.admin.createDraft(id, 'Unavailable');
+    const ctx = await browser.newContext();
+    // The session answers, with CORS headers, but cannot serve the stream now.
+    await ctx.route(`${session.url}/v1/drafts/${id}/stream`, (route) => route.fulfill({
+      status: 503, contentType: 'application/json', headers: { 'access-control-allow-origin': pageOrigin },
+      body: JSON.stringify({ error: { code: 'UNAVAILABLE', message: 'The database is unreachable; retry shortly.' } }),
+    }));
+    const page = await ctx.newPage();
+    try {
+      await page.goto(`${pageOrigin}/build/${id}`);
+      await page.fill('#wb-token', ADMIN);
+      await page.press('#wb-token', 'Enter');
+      await page.waitForSelector('#wb-status:text-is("reconnecting…")', { timeout: 10_000 });
+      await page.waitForTimeout(4000); // two more tries of the stream
+      expect(await page.locator('#wb-status').textContent()).toBe('reconnecting…');
+      expect(await page.locator('#wb-notice').textContent()).not.toContain('WEFT_CORS_ORIGINS');
+    } finally {
+      await ctx.close();
+    }
+  });
+
   it('a session that is down is not called a CORS block', async () => {
     // A session URL on another origin where nothing listens: the no-cors probe fails too.
     const dead = await listen((_req, res) => { res.end(); });

@@ -141,7 +141,9 @@
     streamAbort = ctl;
     var headers = auth({ accept: 'text/event-stream' });
     if (after) headers['last-event-id'] = String(after);
+    var answered = false; // a response came (CORS let it through), whatever its status
     fetch(api + '/stream', { headers: headers, signal: ctl.signal, cache: 'no-store' }).then(function (res) {
+      answered = true;
       if (res.status === 401) { signOut('That token is unknown, revoked or expired.'); return; }
       if (res.status === 404) { gone(); return; }
       if (!res.ok || !res.body) throw new Error('HTTP ' + res.status);
@@ -171,7 +173,7 @@
     }).catch(function (e) {
       if (ctl.signal.aborted || deleted) return;
       if (!blocked) status('reconnecting…', 'wb-warn');
-      explainUnreachable();
+      if (!answered) explainUnreachable();
       setTimeout(function () { stream(head); }, 1500);
     });
   }
