@@ -63,6 +63,11 @@ async function main(): Promise<void> {
     await migrateToLatest(conn.db);
   }
   const bus = config.natsUrl ? await createNatsBus(config.natsUrl, { name: `weft-${name}`, ...wait }) : createMemoryBus();
+  const elsewhere = SERVICES.filter((s) => s !== 'webhooks' && !services.has(s));
+  if (!config.natsUrl && services.has('session') && elsewhere.length > 0) {
+    // Allowed (an API-only node), but a preview or checkpointer in another process hears nothing.
+    log.warn(`no NATS_URL: a ${elsewhere.join(' or ')} in another process will not hear of this session's steps (live pages stay still, no snapshots are taken)`, { services: [...services] });
+  }
   const store = new EventStore(conn.db);
   const tokens = new TokenStore(conn.db);
   const registry = createRegistry();

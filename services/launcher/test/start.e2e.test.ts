@@ -125,6 +125,21 @@ describe('npm start', () => {
     expect(both.output()).toContain('NATS_URL: the preview and checkpointer without the session in this process hear of new steps');
   });
 
+  it('a session process without NATS_URL while the preview and checkpointer run elsewhere starts, and warns that they will not hear it', async () => {
+    const pg = await startPostgres({ fsync: false });
+    try {
+      const run = await start(tempDir(), { WEFT_ADMIN_TOKEN: token, DATABASE_URL: pg.url, WEFT_SERVICES: 'session' });
+      try {
+        expect(run.output()).toContain('Weft is running at');
+        expect(run.output()).toContain('no NATS_URL: a preview or checkpointer in another process will not hear of this session\'s steps');
+      } finally {
+        await run.stop();
+      }
+    } finally {
+      await pg.destroy();
+    }
+  });
+
   it('with DATABASE_URL, waits for a Postgres that is still starting (saying so), then serves; a wrong database name or a database that never comes ends the start with what to check', async () => {
     const pg = await startPostgres({ fsync: false });
     try {
