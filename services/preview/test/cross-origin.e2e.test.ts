@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { TokenStore } from '@weft/store';
 import { ADMIN, startTestSession, withReaderActions } from '../../session/test/helpers.ts';
 import type { TestSession } from '../../session/test/helpers.ts';
@@ -46,6 +46,21 @@ afterAll(async () => {
   await closeStack({ browser, preview, server: pages?.server, session });
 });
 
+/** Opens the Build view at `url` and signs in with `token`. */
+async function openSignedIn(page: Page, url: string, token: string): Promise<void> {
+  await page.goto(url);
+  await page.fill('#wb-token', token);
+  await page.press('#wb-token', 'Enter');
+}
+
+/** The page keeps trying the stream and does not blame CORS (the session answered, or is down). */
+async function expectReconnectingNotBlocked(page: Page): Promise<void> {
+  await page.waitForSelector('#wb-status:text-is("reconnecting…")', { timeout: 10_000 });
+  await page.waitForTimeout(4000); // two more tries of the stream
+  expect(await page.locator('#wb-status').textContent()).toBe('reconnecting…');
+  expect(await page.locator('#wb-notice').textContent()).not.toContain('WEFT_CORS_ORIGINS');
+}
+
 describe('the Build view on another origin than the session', () => {
   it('works from an empty draft: + Section lands through the API, the stream and /collab', async () => {
     const id = `xo${Date.now().toString(36)}`;
@@ -59,9 +74,7 @@ describe('the Build view on another origin than the session', () => {
     page.on('pageerror', (e) => errors.push(e.message));
     ctx.on('requestfailed', (r) => { if (!/ERR_ABORTED/.test(r.failure()?.errorText ?? '')) errors.push(`failed ${r.url()}: ${r.failure()?.errorText}`); });
     try {
-      await page.goto(`${pageOrigin}/build/${id}`);
-      await page.fill('#wb-token', token);
-      await page.press('#wb-token', 'Enter');
+      await openSignedIn(page, `${pageOrigin}/build/${id}`, token);
       await page.waitForSelector('#wb-empty', { timeout: 15_000 });
       await page.click('#wb-add-section');
       await expect.poll(async () => (await session.admin.getDraft(id)).draft.order.length, { timeout: 5000 }).toBe(1);
@@ -112,9 +125,7 @@ describe('the Build view on another origin than the session', () => {
     const { token } = await session.admin.mintToken({ actor: { id: 'bob', kind: 'human' }, scopes: { '*': ['read', 'write'] } });
     const page = await browser.newPage();
     try {
-      await page.goto(`${otherOrigin}/build/${id}`);
-      await page.fill('#wb-token', token);
-      await page.press('#wb-token', 'Enter');
+      await openSignedIn(page, `${otherOrigin}/build/${id}`, token);
       await page.waitForSelector('#wb-status:text-is("blocked by the session (CORS)")', { timeout: 10_000 });
       const said = await page.locator('#wb-notice').textContent();
       expect(said).toContain(`add ${otherOrigin} to WEFT_CORS_ORIGINS`);
@@ -140,13 +151,8 @@ describe('the Build view on another origin than the session', () => {
     }));
     const page = await ctx.newPage();
     try {
-      await page.goto(`${pageOrigin}/build/${id}`);
-      await page.fill('#wb-token', ADMIN);
-      await page.press('#wb-token', 'Enter');
-      await page.waitForSelector('#wb-status:text-is("reconnecting…")', { timeout: 10_000 });
-      await page.waitForTimeout(4000); // two more tries of the stream
-      expect(await page.locator('#wb-status').textContent()).toBe('reconnecting…');
-      expect(await page.locator('#wb-notice').textContent()).not.toContain('WEFT_CORS_ORIGINS');
+      await openSignedIn(page, `${pageOrigin}/build/${id}`, ADMIN);
+      await expectReconnectingNotBlocked(page);
     } finally {
       await ctx.close();
     }
@@ -163,13 +169,8 @@ describe('the Build view on another origin than the session', () => {
     await session.admin.createDraft(id, 'Down');
     const page = await browser.newPage();
     try {
-      await page.goto(`http://localhost:${served.port}/build/${id}`);
-      await page.fill('#wb-token', ADMIN);
-      await page.press('#wb-token', 'Enter');
-      await page.waitForSelector('#wb-status:text-is("reconnecting…")', { timeout: 10_000 });
-      await page.waitForTimeout(4000); // two more stream retries, each probing
-      expect(await page.locator('#wb-status').textContent()).toBe('reconnecting…');
-      expect(await page.locator('#wb-notice').textContent()).not.toContain('WEFT_CORS_ORIGINS');
+      await openSignedIn(page, `http://localhost:${served.port}/build/${id}`, ADMIN);
+      await expectReconnectingNotBlocked(page);
     } finally {
       await page.close();
       await lone.close();
