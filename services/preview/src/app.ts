@@ -5,6 +5,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DraftFollower } from '@weft/bus';
+import { ErrorCode } from '@weft/core';
+import type { ErrorPayload } from '@weft/core';
 import type { Bus, Subscription } from '@weft/bus';
 import { baseStyles, cspWithStyleHash, DEFAULT_CSP, renderDraft, renderPage, renderSection, runtimeScript } from '@weft/render';
 import { deltaOps, scopeAllows } from '@weft/protocol';
@@ -195,7 +197,7 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
     { method: 'POST', re: /^\/preview\/([^/]+)\/ticket$/, fn: async (req, res, m) => {
       const id = m[1]!;
       const who = await access(req, id);
-      if (!who?.read || !(await store.getDraft(id))) return sendError(res, 404, { code: 'NOT_FOUND', message: `No draft "${id}" (or no access to it).` });
+      if (!who?.read || !(await store.getDraft(id))) return sendError(res, { code: 'NOT_FOUND', message: `No draft "${id}" (or no access to it).` });
       const t = tickets.mint(id, who.readable);
       // write/actor tell the Build view whether to enable its editing controls (the session
       // enforces the scope anyway: read-only Yjs connections cannot write).
@@ -259,13 +261,13 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
     { method: 'GET', re: /^\/preview\/([^/]+)\/render$/, fn: async (req, res, m, url) => {
       const id = m[1]!;
       const who = await access(req, id);
-      if (!who?.read) return sendError(res, 404, { code: 'NOT_FOUND', message: `No draft "${id}" (or no access to it).` });
+      if (!who?.read) return sendError(res, { code: 'NOT_FOUND', message: `No draft "${id}" (or no access to it).` });
       const meta = await store.getDraft(id);
-      if (!meta) return sendError(res, 404, { code: 'NOT_FOUND', message: `No draft "${id}" (or no access to it).` });
+      if (!meta) return sendError(res, { code: 'NOT_FOUND', message: `No draft "${id}" (or no access to it).` });
       const raw = url.searchParams.get('version');
       const version = raw === null ? meta.headVersion : Number(raw);
       if (!Number.isInteger(version) || version < 0 || version > meta.headVersion) {
-        return sendError(res, 400, { code: 'BAD_REQUEST', message: `version must be an integer in 0..${meta.headVersion}`, path: '/version' });
+        return sendError(res, { code: 'BAD_REQUEST', message: `version must be an integer in 0..${meta.headVersion}`, path: '/version' });
       }
       const at = await loadDraft(store, id, version);
       const r = renderDraft(await sources.resolve(at.draft, who.readable));
@@ -303,25 +305,25 @@ export function build(deps: PreviewDeps, config: PreviewConfig = {}): Preview {
         if (r.method !== req.method) continue;
         const id = m[1];
         if (id !== undefined && !m[0].startsWith('/preview/assets/') && !DRAFT_ID.test(id)) {
-          sendError(res, 404, { code: 'NOT_FOUND', message: 'No such draft.' });
+          sendError(res, { code: 'NOT_FOUND', message: 'No such draft.' });
           return true;
         }
-        if (closed) { sendError(res, 503, { code: 'UNAVAILABLE', message: 'The preview is shutting down.' }); return true; }
+        if (closed) { sendError(res, { code: 'UNAVAILABLE', message: 'The preview is shutting down.' }); return true; }
         Promise.resolve(r.fn(req, res, m as unknown as string[], url)).catch((e: unknown) => {
           metrics.renderErrors.inc({ where: 'request' });
           if (isDatabaseUnavailable(e)) {
             log.warn('preview request: the database is unreachable', { path: url.pathname, reqId: req.id, err: e });
-            if (!res.headersSent) sendError(res, 503, { code: 'UNAVAILABLE', message: 'The database is unreachable; retry shortly.' });
+            if (!res.headersSent) sendError(res, { code: 'UNAVAILABLE', message: 'The database is unreachable; retry shortly.' });
             else res.end();
             return;
           }
           log.error('preview request failed', { path: url.pathname, reqId: req.id, err: e });
-          if (!res.headersSent) sendError(res, 500, { code: 'INTERNAL', message: 'Preview failed; see the server log.' });
+          if (!res.headersSent) sendError(res, { code: 'INTERNAL', message: 'Preview failed; see the server log.' });
           else res.end();
         });
         return true;
       }
-      sendError(res, 404, { code: 'NOT_FOUND', message: `No route ${req.method} ${url.pathname}.` });
+      sendError(res, { code: 'NOT_FOUND', message: `No route ${req.method} ${url.pathname}.` });
       return true;
     },
     async close() {
@@ -351,9 +353,9 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   send(res, status, 'application/json; charset=utf-8', JSON.stringify(body), { 'cache-control': 'no-store' });
 }
 
-/** A refusal in the session's shape (`{ error: { code, message, path? } }`), so one client reads both. */
-function sendError(res: ServerResponse, status: number, error: { code: string; message: string; path?: string }): void {
-  sendJson(res, status, { error });
+/** A refusal in the session's shape and status (core's error registry), so one client reads both. */
+function sendError(res: ServerResponse, error: ErrorPayload): void {
+  sendJson(res, ErrorCode[error.code].status, { error });
 }
 
 /** One answer for a missing, expired or wrong ticket and for a missing draft: no existence leak. */
