@@ -82,12 +82,12 @@ export function registerRuns(router: Router, ctx: Ctx): void {
     // Events reported while the transcript is read wait here until it is written.
     const held: AgUiEvent[] = [];
     let push: (ev: AgUiEvent) => void = (ev) => held.push(ev);
-    const { run, stored, unsubscribe } = await followRun(ctx, p, id, params['runId']!, (ev) => push(ev));
+    const { run, unsubscribe } = await followRun(ctx, p, id, params['runId']!, (ev) => push(ev));
     try {
       res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
       const lynx = new LynxFrames(ctx, id, res);
       let seen = 0;
-      for (const ev of stored) {
+      for (const ev of run.events) {
         lynx.write(ev);
         seen = Math.max(seen, seqOf(ev));
       }

@@ -277,6 +277,10 @@ export async function recentRuns(ctx: Ctx, p: Principal, draftId: string, limit:
 /** One run with its transcript as kept. */
 export async function readRun(ctx: Ctx, p: Principal, draftId: string, runId: string): Promise<RunWithEvents> {
   requireScope(p, draftId, 'read');
+  return keptRun(ctx, draftId, runId);
+}
+
+async function keptRun(ctx: Ctx, draftId: string, runId: string): Promise<RunWithEvents> {
   const run = await ctx.store.runs.get(draftId, runId);
   if (!run) throw new WeftError('NOT_FOUND', `No run "${runId}" on draft "${draftId}".`);
   return { ...run, events: await ctx.store.runs.events(draftId, run.runId) };
@@ -287,13 +291,11 @@ export async function readRun(ctx: Ctx, p: Principal, draftId: string, runId: st
  * between is lost (the caller drops what it already has by seq). `unsubscribe` is null when the
  * run is not streaming on this node (ended, or running on another).
  */
-export async function followRun(ctx: Ctx, p: Principal, draftId: string, runId: string, onEvent: (ev: AgUiEvent) => void): Promise<{ run: RunView; stored: AgUiEvent[]; unsubscribe: (() => void) | null }> {
+export async function followRun(ctx: Ctx, p: Principal, draftId: string, runId: string, onEvent: (ev: AgUiEvent) => void): Promise<{ run: RunWithEvents; unsubscribe: (() => void) | null }> {
   requireScope(p, draftId, 'read');
   const unsubscribe = ctx.runs.subscribe(draftId, runId, onEvent);
   try {
-    const run = await ctx.store.runs.get(draftId, runId);
-    if (!run) throw new WeftError('NOT_FOUND', `No run "${runId}" on draft "${draftId}".`);
-    return { run, stored: await ctx.store.runs.events(draftId, runId), unsubscribe };
+    return { run: await keptRun(ctx, draftId, runId), unsubscribe };
   } catch (e) {
     unsubscribe?.();
     throw e;
