@@ -54,8 +54,8 @@ export async function manyDrafts(stack: Stack, size: { drafts: number; secs: num
     label: 'many drafts', maxMs: size.secs * 1000 + 300_000,
     onStart: (gens) => {
       if (PROF) process.kill(profPid, 'SIGUSR2');
-      cpuAt = { t: tree(), m: machineTicks(), at: performance.now() };
       const a = snap(gens);
+      cpuAt = { t: a.t, m: a.m, at: a.at };
       measured.window = new Promise((r) => setTimeout(() => r({ a, b: snap(gens) }), size.secs * 1000));
     },
     onTick: () => { const s = sampleProc(sessionPid); if (s.rssBytes > peak.rssBytes) peak = s; return `session rss ${(s.rssBytes / MB).toFixed(0)} MB`; },

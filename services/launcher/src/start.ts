@@ -19,6 +19,9 @@ import { connectPostgres, DamagedDataDir, DatabaseUnreachable, DataDirInUse, Eve
 import { build as buildWebhooks, parseConfig as parseWebhooksConfig, webhookMetrics } from '@weft/webhooks';
 import { launcherEnv, SERVICES } from './config.ts';
 
+/** The services that learn of the session's steps only from the bus (webhooks poll the database). */
+const BUS_LISTENERS = ['preview', 'checkpointer'] as const;
+
 /** Every variable parsed before anything starts, so a bad one stops the process in one line. */
 function readConfig(env: NodeJS.ProcessEnv) {
   const services = parseEnv(launcherEnv, env).WEFT_SERVICES;
@@ -27,7 +30,7 @@ function readConfig(env: NodeJS.ProcessEnv) {
   if (!base.databaseUrl && services.size < SERVICES.length) throw new ConfigError('WEFT_SERVICES', 'fewer than all services needs DATABASE_URL (the embedded PGlite lives inside one process)');
   // The preview and the checkpointer hear of new steps only on the bus: without the session in the
   // same process, the in-process bus is silent and their pages and snapshots would never move.
-  const listeners = ['preview', 'checkpointer'].filter((s) => services.has(s as (typeof SERVICES)[number]));
+  const listeners = BUS_LISTENERS.filter((s) => services.has(s));
   if (!base.natsUrl && !services.has('session') && listeners.length > 0) {
     throw new ConfigError('NATS_URL', `the ${listeners.join(' and ')} without the session in this process hear${listeners.length > 1 ? '' : 's'} of new steps only over NATS: set NATS_URL (the session's too), or add session to WEFT_SERVICES`);
   }
@@ -63,7 +66,7 @@ async function main(): Promise<void> {
     await migrateToLatest(conn.db);
   }
   const bus = config.natsUrl ? await createNatsBus(config.natsUrl, { name: `weft-${name}`, ...wait }) : createMemoryBus();
-  const elsewhere = SERVICES.filter((s) => s !== 'webhooks' && !services.has(s));
+  const elsewhere = BUS_LISTENERS.filter((s) => !services.has(s));
   if (!config.natsUrl && services.has('session') && elsewhere.length > 0) {
     // Allowed (an API-only node), but a preview or checkpointer in another process hears nothing.
     log.warn(`no NATS_URL: a ${elsewhere.join(' or ')} in another process will not hear of this session's steps (live pages stay still, no snapshots are taken)`, { services: [...services] });

@@ -147,7 +147,7 @@
       if (res.status === 401) { signOut('That token is unknown, revoked or expired.'); return; }
       if (res.status === 404) { gone(); return; }
       if (!res.ok || !res.body) throw new Error('HTTP ' + res.status);
-      if (blocked) { blocked = false; clearNotice('bad'); } // the session was let allow this origin
+      if (blocked) { blocked = false; clearNotice('bad'); } // the session now allows this origin
       if (viewing === null) status('live', 'wb-ok');
       var reader = res.body.getReader();
       var dec = new TextDecoder();
