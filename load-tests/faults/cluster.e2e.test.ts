@@ -11,6 +11,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import { WeftError, WeftHttpClient, WeftPeer } from '@weft/client';
 import WebSocket from 'ws';
+import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
 import { startCaddy, startNats, startPostgres } from '@weft/testing';
 import type { NatsServer, PostgresServer } from '@weft/testing';
@@ -257,6 +258,34 @@ describe('several session nodes on one Postgres and one nats-server', () => {
     one.provider.destroy();
     two.provider.destroy();
     socket.destroy();
+  }, 60_000);
+
+  it('a y-websocket client (/collab/<id>) on a node that does not own the draft: relayed to the owner, edits and presence cross both ways; a bad token is refused with 4401', async () => {
+    await seedDraft(client(0), 'far');
+    const owners = await Promise.all(nodes.map(async (n) => (await (await fetch(`${n.url}/healthz`)).json() as { ownedDrafts: number }).ownedDrafts));
+    const far = owners.findIndex((o) => o === 0);
+    expect(far).toBeGreaterThanOrEqual(0); // a node that owns nothing, so the socket must be relayed
+    const doc = new Y.Doc();
+    const yws = new WebsocketProvider(nodes[far]!.url.replace('http', 'ws') + '/collab', 'far', doc, { params: { token: ADMIN }, WebSocketPolyfill: WebSocket as never, disableBc: true });
+    const owner = await WeftPeer.join({ url: nodes[0]!.url, draftId: 'far', token: ADMIN });
+    try {
+      await until(() => yws.synced, 5000, 'the y-websocket client to sync');
+      const title = () => (((doc.getMap('sections').get('hero') as Y.Map<unknown>).get('components') as Y.Map<Y.Map<unknown>>).get('title')!);
+      title().set('props', { ...(title().get('props') as object), text: 'from y-websocket' });
+      await until(() => owner.draft().sections['hero']?.components['title']?.props?.['text'] === 'from y-websocket', 5000, 'the edit to reach the owner');
+      owner.applyOps([{ op: 'replace', path: TEXT_PATH, value: 'from the owner' }]);
+      await until(() => (title().get('props') as Record<string, unknown>)['text'] === 'from the owner', 5000, 'the owner\'s edit to reach y-websocket');
+      yws.awareness.setLocalStateField('presence', { name: 'Far away', color: '#0ea5e9' }); // WeftPeer's presence field
+      await until(() => owner.peers().some((p) => p.presence?.name === 'Far away'), 5000, 'presence across nodes');
+      expect((await client(1).getDraft('far')).draft).toEqual(owner.draft());
+      const refused = new WebsocketProvider(nodes[far]!.url.replace('http', 'ws') + '/collab', 'far', new Y.Doc(), { params: { token: 'wrong' }, WebSocketPolyfill: WebSocket as never, disableBc: true });
+      const closed = await new Promise<{ code: number }>((r) => refused.on('closed', (e) => r(e)));
+      refused.destroy();
+      expect(closed.code).toBe(4401);
+    } finally {
+      yws.destroy();
+      owner.close();
+    }
   }, 60_000);
 
   it('the compose shape: three nodes behind the repo\'s Caddyfile; two people build an empty draft together in Chromium', async () => {

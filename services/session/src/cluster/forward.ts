@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WebSocket } from 'ws';
 import type { RawData } from 'ws';
 import { CloseCode } from '@weft/protocol';
+import type { PeerSocket } from '../collab/peer-socket.ts';
 import { WeftError } from '../commands/errors.ts';
 import { sendError } from '../http/respond.ts';
 
@@ -35,7 +36,7 @@ export function forwardHttp(req: IncomingMessage, res: ServerResponse, ownerUrl:
  * client. Close codes travel both ways (4401 from the owner reaches the client as 4401); an owner
  * that cannot be reached closes the client with 4500, and the provider reconnects every document.
  */
-export function openUpstream(client: WebSocket, ownerUrl: string, fromNode: string): { send(m: Uint8Array): void; close(code: number, reason: string): void } {
+export function openUpstream(client: PeerSocket, ownerUrl: string, fromNode: string): { send(m: Uint8Array): void; close(code: number, reason: string): void } {
   const up = new WebSocket(ownerUrl.replace(/^http/, 'ws') + '/collab', { headers: { [FORWARDED_BY]: fromNode } });
   const pending: Uint8Array[] = [];
   up.on('open', () => { for (const m of pending.splice(0)) up.send(m); });

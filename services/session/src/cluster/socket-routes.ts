@@ -4,9 +4,10 @@
 // node owns it, else over one upstream socket per owner. Peers of one draft thus meet in one
 // Hocuspocus document (presence included) whichever node their socket reached.
 import * as decoding from 'lib0/decoding';
-import type { WebSocket } from 'ws';
+import { WebSocket } from 'ws';
 import type { RawData } from 'ws';
 import { CloseCode } from '@weft/protocol';
+import type { PeerSocket } from '../collab/peer-socket.ts';
 import { openUpstream, toBytes } from './forward.ts';
 
 export interface SocketRoutesDeps {
@@ -21,7 +22,7 @@ export interface SocketRoutesDeps {
 
 type Route = { kind: 'local' } | { kind: 'up'; url: string } | { kind: 'resolving'; queue: Uint8Array[] };
 
-export function routeDocuments(ws: WebSocket, deps: SocketRoutesDeps): void {
+export function routeDocuments(ws: PeerSocket, deps: SocketRoutesDeps): void {
   const routes = new Map<string, Route>();
   const upstreams = new Map<string, ReturnType<typeof openUpstream>>();
   let local: ((frame: Uint8Array) => void) | null = null;
@@ -64,7 +65,7 @@ export function routeDocuments(ws: WebSocket, deps: SocketRoutesDeps): void {
       for (const f of resolving.queue.splice(0)) deliver(route, f);
     }).catch(() => {
       // No owner to reach right now (a lease changing hands, Postgres away): the provider reconnects.
-      if (ws.readyState === ws.OPEN) ws.close(CloseCode.INTERNAL, 'UNAVAILABLE');
+      if (ws.readyState === WebSocket.OPEN) ws.close(CloseCode.INTERNAL, 'UNAVAILABLE');
     });
   });
   ws.on('close', (code: number, reason: Buffer) => {

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Hocuspocus, OutgoingMessage } from '@hocuspocus/server';
 import type { Connection } from '@hocuspocus/server';
 import { WebSocketServer } from 'ws';
-import type { RawData, WebSocket } from 'ws';
+import type { RawData } from 'ws';
 import * as Y from 'yjs';
 import { refusalOf } from '@weft/core';
 import { CloseCode } from '@weft/protocol';
@@ -24,6 +24,8 @@ import { Epochs } from './epochs.ts';
 import { AwarenessPolicy } from './live-guards.ts';
 import { FORWARDED_BY, toBytes } from '../cluster/forward.ts';
 import { routeDocuments } from '../cluster/socket-routes.ts';
+import type { PeerSocket } from './peer-socket.ts';
+import { YWebsocketSocket } from './y-websocket-socket.ts';
 
 /**
  * `token` is kept to re-check the principal while the connection is open (revocation, expiry);
@@ -242,12 +244,15 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
       wss = new WebSocketServer({ noServer: true, maxPayload: maxBytes + 1024, perMessageDeflate: false });
       api.onUpgrade((req, socket, head) => {
         const url = new URL(req.url ?? '/', 'http://localhost');
-        if (url.pathname !== '/collab') return false;
+        const door = doorOf(url);
+        if (!door) return false;
         // Only what the socket needs is kept from the upgrade request: its closures live as long as
         // the socket, and capturing `req` kept every peer's IncomingMessage (headers and all).
         const forwarded = req.headers[FORWARDED_BY] !== undefined;
-        wss!.handleUpgrade(req, socket, head, (ws) => {
-          corkPerTurn(ws);
+        const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+        wss!.handleUpgrade(req, socket, head, (raw) => {
+          corkPerTurn(raw);
+          const ws: PeerSocket = door.kind === 'hocuspocus' ? raw : new YWebsocketSocket(raw, door.draftId, door.token ?? bearer ?? '');
           const state: SocketState = { authed: false, deadline: null, close: (code, reason) => ws.close(code, reason) };
           // A socket that never authenticates would hold a connection for ever.
           state.deadline = setTimeout(() => { if (!state.authed) ws.close(CloseCode.TIMEOUT, 'TIMEOUT'); }, opts.authDeadlineMs ?? AUTH_DEADLINE_MS);
@@ -262,6 +267,7 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
               fromNode: own.node.id,
             });
           } else attachSocket(hocuspocus!, ws, state, true);
+          if (ws instanceof YWebsocketSocket) ws.start();
         });
         return true;
       });
@@ -308,6 +314,26 @@ function stopDeadline(state: SocketState): void {
  */
 const HOCUSPOCUS_REQUEST = new Request('http://localhost/collab');
 
+type Door = { kind: 'hocuspocus' } | { kind: 'y-websocket'; draftId: string; token: string | null };
+
+/**
+ * `/collab`: the Hocuspocus protocol (documents named in each frame, the token in an auth message).
+ * `/collab/<draft id>`: the y-websocket protocol, as `new WebsocketProvider(base + '/collab', id,
+ * doc, { params: { token } })` connects (the token also as `Authorization: Bearer`).
+ */
+function doorOf(url: URL): Door | null {
+  if (url.pathname === '/collab') return { kind: 'hocuspocus' };
+  const m = /^\/collab\/([^/]+)$/.exec(url.pathname);
+  if (!m) return null;
+  let draftId: string;
+  try {
+    draftId = decodeURIComponent(m[1]!);
+  } catch {
+    return null;
+  }
+  return { kind: 'y-websocket', draftId, token: url.searchParams.get('token') };
+}
+
 async function recheckConnections(ctx: Ctx, h: Hocuspocus | null): Promise<void> {
   if (!h) return;
   const open: { conn: Connection; draftId: string; token: string }[] = [];
@@ -338,7 +364,7 @@ async function recheckConnections(ctx: Ctx, h: Hocuspocus | null): Promise<void>
 }
 
 /** This node's Hocuspocus connection for a socket; fed by the socket itself, or by its router (several nodes). */
-function attachSocket(h: Hocuspocus, ws: WebSocket, state: SocketState, fromSocket: boolean): (frame: Uint8Array) => void {
+function attachSocket(h: Hocuspocus, ws: PeerSocket, state: SocketState, fromSocket: boolean): (frame: Uint8Array) => void {
   const client = h.handleConnection(ws as never, HOCUSPOCUS_REQUEST, { socket: state } satisfies SocketContext);
   if (fromSocket) ws.on('message', (data: RawData) => client.handleMessage(toBytes(data)));
   ws.on('close', (code: number, reason: Buffer) => client.handleClose({ code, reason: reason.toString() }));
