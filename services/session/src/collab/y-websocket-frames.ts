@@ -4,31 +4,24 @@
 // the same sync and awareness messages (y-protocols), and no authentication message of its own.
 // The door turns each socket into a Hocuspocus connection of that one document
 // (y-websocket-socket.ts), so both kinds of client meet in one document and one pipeline.
+import { AuthMessageType, writeAuthentication } from '@hocuspocus/common';
+import { MessageType } from '@hocuspocus/server';
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
+import * as yAuth from 'y-protocols/auth';
 import { ErrorCode } from '@weft/core';
 import { closeCodeFor, CloseCode } from '@weft/protocol';
 
-// Message types the two protocols share (y-websocket's messageSync …, Hocuspocus's MessageType).
-const SYNC = 0;
-const AWARENESS = 1;
-const AUTH = 2;
-const QUERY_AWARENESS = 3;
-// Hocuspocus's own: the answer to a sync step 1 that asks for the client's, and a document's close.
-const SYNC_REPLY = 4;
-const CLOSE = 7;
-// Authentication sub-types: Hocuspocus's token and permission denied; y-protocols/auth's permission denied.
-const HOCUSPOCUS_TOKEN = 0;
-const HOCUSPOCUS_PERMISSION_DENIED = 1;
-const Y_PERMISSION_DENIED = 0;
+// y-websocket's message types are Hocuspocus's first four (messageSync 0, messageAwareness 1,
+// messageAuth 2, messageQueryAwareness 3); the rest are Hocuspocus's own.
+const { Sync, Awareness, Auth, QueryAwareness, SyncReply, CLOSE } = MessageType;
 
 /** The Hocuspocus authentication a y-websocket client cannot send: the token from its URL. */
 export function authFrame(doc: string, token: string): Uint8Array {
   const e = encoding.createEncoder();
   encoding.writeVarString(e, doc);
-  encoding.writeVarUint(e, AUTH);
-  encoding.writeVarUint(e, HOCUSPOCUS_TOKEN);
-  encoding.writeVarString(e, token);
+  encoding.writeVarUint(e, Auth);
+  writeAuthentication(e, token);
   return encoding.toUint8Array(e);
 }
 
@@ -40,7 +33,7 @@ export function toHocuspocus(doc: string, frame: Uint8Array): Uint8Array | null 
   } catch {
     return null;
   }
-  if (type !== SYNC && type !== AWARENESS && type !== QUERY_AWARENESS) return null;
+  if (type !== Sync && type !== Awareness && type !== QueryAwareness) return null;
   const e = encoding.createEncoder();
   encoding.writeVarString(e, doc);
   encoding.writeUint8Array(e, frame); // the rest is read by Hocuspocus (and frame-check.ts) as usual
@@ -63,24 +56,23 @@ export function fromHocuspocus(frame: Uint8Array): ToClient {
   const body = d.pos;
   const type = decoding.readVarUint(d);
   switch (type) {
-    case SYNC:
-    case AWARENESS:
-    case QUERY_AWARENESS:
+    case Sync:
+    case Awareness:
+    case QueryAwareness:
       return { kind: 'frame', frame: frame.subarray(body) };
-    case SYNC_REPLY: {
+    case SyncReply: {
       // Hocuspocus's server sync step 1 after it answered the client's: a plain sync message for y-websocket.
       const e = encoding.createEncoder();
-      encoding.writeVarUint(e, SYNC);
+      encoding.writeVarUint(e, Sync);
       encoding.writeUint8Array(e, frame.subarray(d.pos));
       return { kind: 'frame', frame: encoding.toUint8Array(e) };
     }
-    case AUTH: {
-      if (decoding.readVarUint(d) !== HOCUSPOCUS_PERMISSION_DENIED) return { kind: 'skip' };
+    case Auth: {
+      if (decoding.readVarUint(d) !== AuthMessageType.PermissionDenied) return { kind: 'skip' };
       const reason = decoding.readVarString(d);
       const e = encoding.createEncoder();
-      encoding.writeVarUint(e, AUTH);
-      encoding.writeVarUint(e, Y_PERMISSION_DENIED);
-      encoding.writeVarString(e, reason);
+      encoding.writeVarUint(e, Auth);
+      yAuth.writePermissionDenied(e, reason);
       return { kind: 'denied', frame: encoding.toUint8Array(e), code: deniedCode(reason), reason };
     }
     case CLOSE:
