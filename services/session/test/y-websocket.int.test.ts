@@ -5,7 +5,7 @@ import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collabExtension } from '../src/collab/collab.ts';
-import { addSectionOps, startTestSession } from './helpers.ts';
+import { ADMIN, addSectionOps, startTestSession } from './helpers.ts';
 import { plainClient } from './plain-client.ts';
 import type { TestSession } from './helpers.ts';
 
@@ -152,6 +152,26 @@ describe('y-websocket clients at /collab/<draft id>', () => {
       } finally {
         c.provider.destroy();
       }
+    }
+  });
+
+  it('a token revoked while the client is connected: closed with 4401 within 2 s, and y-websocket does not come back', async () => {
+    await s.admin.createDraft('yws-revoke', 'Revoke');
+    const minted = await s.admin.mintToken({ actor: { id: 'yws-soon-revoked', kind: 'human' }, scopes: { 'yws-revoke': ['write'] } });
+    const c = yws(s.url, 'yws-revoke', minted.token);
+    try {
+      await synced(c);
+      const t0 = Date.now();
+      expect((await fetch(`${s.url}/v1/tokens/${minted.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${ADMIN}` } })).status).toBe(200);
+      expect((await c.closed).code).toBe(4401);
+      expect(Date.now() - t0).toBeLessThan(2600);
+      const v = (await s.admin.getDraft('yws-revoke')).version;
+      c.doc.getMap('meta').set('title', 'from a revoked token');
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await s.admin.getDraft('yws-revoke')).version).toBe(v);
+      expect(c.provider.wsconnected).toBe(false);
+    } finally {
+      c.provider.destroy();
     }
   });
 
