@@ -81,6 +81,42 @@ describe('y-websocket clients at /collab/<draft id>', () => {
     }
   });
 
+  it('the layout docs/api.md gives: a section built in one Yjs transaction on an empty draft is committed as one step, with its order repaired', async () => {
+    await s.admin.createDraft('yws-layout', 'Layout');
+    const created = (await s.admin.getDraft('yws-layout')).version;
+    const a = yws(s.url, 'yws-layout', (await s.as('yws-layout', { 'yws-layout': ['write'] })).token);
+    try {
+      await synced(a);
+      // As in docs/api.md "The Y.Doc".
+      a.doc.transact(() => {
+        const component = (type: string, props: object, children?: string[]) => {
+          const c = new Y.Map<unknown>();
+          c.set('component', type);
+          c.set('props', props);
+          if (children) c.set('children', Y.Array.from(children));
+          return c;
+        };
+        const components = new Y.Map<unknown>();
+        components.set('root', component('Stack', {}, ['title']));
+        components.set('title', component('Heading', { text: 'Hello from Yjs', level: 1 }));
+        const section = new Y.Map<unknown>();
+        section.set('kind', 'surface');
+        section.set('catalog', 'weft@1');
+        section.set('components', components);
+        section.set('data', new Y.Map());
+        a.doc.getMap('sections').set('intro', section);
+        a.doc.getArray('order').push(['intro']);
+      });
+      await until('the section served', async () => (await s.admin.getDraft('yws-layout')).version > created);
+      const served = await s.admin.getDraft('yws-layout');
+      expect(served.version).toBe(created + 1);
+      expect(served.draft.order).toEqual(['intro']);
+      expect(served.draft.sections['intro']).toMatchObject({ kind: 'surface', catalog: 'weft@1', components: { root: { component: 'Stack', children: ['title'] }, title: { component: 'Heading', props: { text: 'Hello from Yjs', level: 1 } } } });
+    } finally {
+      a.provider.destroy();
+    }
+  });
+
   it('an invalid edit is reverted in its document and logs nothing; the client stays connected and its next edit lands', async () => {
     await s.admin.createDraft('yws-bad', 'Bad');
     await s.admin.submit('yws-bad', { opId: 'hero', ops: addSectionOps('hero') });
