@@ -1,5 +1,6 @@
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { frameProblem } from './frame-check.ts';
 import { authFrame, fromHocuspocus, toHocuspocus } from './y-websocket-frames.ts';
@@ -48,5 +49,17 @@ describe('y-websocket frames ⇄ Hocuspocus frames', () => {
     expect(fromHocuspocus(addressed('home', 8, 1))).toEqual({ kind: 'skip' }); // sync status
     expect(fromHocuspocus(addressed('home', 5, '{"type":"refused"}'))).toEqual({ kind: 'skip' });
     expect(fromHocuspocus(addressed('home', 7, 'Server closed the connection'))).toEqual({ kind: 'closed', reason: 'Server closed the connection' });
+  });
+
+  it('any bytes from a client: refused or addressed, never a throw; what passes comes back out unchanged', () => {
+    // Mostly frames that start with a type y-websocket sends, so most runs pass the filter.
+    const frame = fc.oneof(fc.tuple(fc.constantFrom(0, 1, 3), fc.uint8Array({ maxLength: 64 })).map(([t, rest]) => new Uint8Array([t, ...rest])), fc.uint8Array({ maxLength: 64 }));
+    fc.assert(fc.property(fc.string({ maxLength: 60 }), frame, (doc, bytes) => {
+      const up = toHocuspocus(doc, bytes);
+      if (up === null) return;
+      expect(() => frameProblem(up)).not.toThrow();
+      const back = fromHocuspocus(up);
+      expect(back).toEqual({ kind: 'frame', frame: bytes });
+    }), { numRuns: 2000 });
   });
 });
