@@ -81,7 +81,7 @@ describe('y-websocket clients at /collab/<draft id>', () => {
     }
   });
 
-  it('the layout docs/api.md gives: a section built in one Yjs transaction on an empty draft is committed as one step, with its order repaired', async () => {
+  it('the layout docs/api.md gives: a section built in one Yjs transaction on an empty draft is committed as one step', async () => {
     await s.admin.createDraft('yws-layout', 'Layout');
     const created = (await s.admin.getDraft('yws-layout')).version;
     const a = yws(s.url, 'yws-layout', (await s.as('yws-layout', { 'yws-layout': ['write'] })).token);
