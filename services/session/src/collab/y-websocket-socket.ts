@@ -50,7 +50,7 @@ export class YWebsocketSocket extends EventEmitter implements PeerSocket {
         // Hocuspocus leaves a refused socket open; a y-websocket client would then sit "connected"
         // to nothing. It hears why (y-protocols/auth), then the socket closes with our code.
         this.ws.send(out.frame);
-        this.ws.close(out.code, out.reason);
+        this.ws.close(out.code, out.reason.slice(0, 120)); // a close reason is at most 123 bytes
         return;
       case 'closed':
         // The door may be closing the socket with a code of its own in this same turn: that one wins.
