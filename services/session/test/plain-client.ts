@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 import * as Y from 'yjs';
 
 /** ws emits 'error' when a socket still connecting is closed (a test closing a reconnecting client): absorbed. */
-class QuietWebSocket extends WebSocket {
+export class QuietWebSocket extends WebSocket {
   constructor(...args: ConstructorParameters<typeof WebSocket>) {
     super(...args);
     this.on('error', () => {});

@@ -6,7 +6,7 @@ import * as Y from 'yjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collabExtension } from '../src/collab/collab.ts';
 import { ADMIN, addSectionOps, startTestSession } from './helpers.ts';
-import { plainClient } from './plain-client.ts';
+import { plainClient, QuietWebSocket } from './plain-client.ts';
 import type { TestSession } from './helpers.ts';
 
 const until = async (what: string, f: () => boolean | Promise<boolean>, ms = 5000): Promise<void> => {
@@ -16,14 +16,6 @@ const until = async (what: string, f: () => boolean | Promise<boolean>, ms = 500
     await new Promise((r) => setTimeout(r, 10));
   }
 };
-
-/** ws emits 'error' when a socket still connecting is closed (a provider destroyed mid-retry): absorbed. */
-class QuietWebSocket extends WebSocket {
-  constructor(...args: ConstructorParameters<typeof WebSocket>) {
-    super(...args);
-    this.on('error', () => {});
-  }
-}
 
 interface YwsClient { doc: Y.Doc; provider: WebsocketProvider; closes: number[]; closed: Promise<{ code: number; reason: string }> }
 
