@@ -20,10 +20,10 @@ const until = async (what: string, f: () => boolean | Promise<boolean>, ms = 500
 interface YwsClient { doc: Y.Doc; provider: WebsocketProvider; closes: number[]; closed: Promise<{ code: number; reason: string }> }
 
 /** A y-websocket client as its README has it: `new WebsocketProvider(serverUrl, room, doc, { params })`. */
-function yws(url: string, draftId: string, token: string | null): YwsClient {
+function yws(url: string, draftId: string, token: string | null, socket: new (url: string, protocols?: string | string[]) => WebSocket = QuietWebSocket): YwsClient {
   const doc = new Y.Doc();
   const provider = new WebsocketProvider(url.replace('http', 'ws') + '/collab', draftId, doc, {
-    params: token === null ? {} : { token }, WebSocketPolyfill: QuietWebSocket as never, disableBc: true,
+    params: token === null ? {} : { token }, WebSocketPolyfill: socket as never, disableBc: true,
   });
   const closes: number[] = [];
   provider.on('connection-close', (e) => { if (e) closes.push(e.code); });
@@ -198,6 +198,22 @@ describe('y-websocket clients at /collab/<draft id>', () => {
       await new Promise((r) => setTimeout(r, 300));
       expect((await s.admin.getDraft('yws-revoke')).version).toBe(v);
       expect(c.provider.wsconnected).toBe(false);
+    } finally {
+      c.provider.destroy();
+    }
+  });
+
+  it('the token as Authorization: Bearer (a client that can set headers) authenticates like ?token=', async () => {
+    await s.admin.createDraft('yws-bearer', 'Bearer');
+    const token = (await s.as('yws-bearer', { 'yws-bearer': ['read'] })).token;
+    class BearerWebSocket extends QuietWebSocket {
+      constructor(url: string, protocols?: string | string[]) { super(url, protocols, { headers: { authorization: `Bearer ${token}` } }); }
+    }
+    const c = yws(s.url, 'yws-bearer', null, BearerWebSocket);
+    try {
+      await Promise.race([synced(c), c.closed.then((e) => { throw new Error(`closed with ${e.code}`); })]);
+      expect(c.doc.getMap('meta').get('title')).toBe('Bearer');
+      expect(c.closes).toEqual([]);
     } finally {
       c.provider.destroy();
     }

@@ -243,16 +243,14 @@ export function collabExtension(opts: CollabOptions = {}): Extension {
       // per socket, tens of KB outside the JS heap for every peer.
       wss = new WebSocketServer({ noServer: true, maxPayload: maxBytes + 1024, perMessageDeflate: false });
       api.onUpgrade((req, socket, head) => {
-        const url = new URL(req.url ?? '/', 'http://localhost');
-        const door = doorOf(url);
+        const door = doorOf(new URL(req.url ?? '/', 'http://localhost'), req.headers.authorization);
         if (!door) return false;
         // Only what the socket needs is kept from the upgrade request: its closures live as long as
         // the socket, and capturing `req` kept every peer's IncomingMessage (headers and all).
         const forwarded = req.headers[FORWARDED_BY] !== undefined;
-        const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
         wss!.handleUpgrade(req, socket, head, (raw) => {
           corkPerTurn(raw);
-          const ws: PeerSocket = door.kind === 'hocuspocus' ? raw : new YWebsocketSocket(raw, door.draftId, door.token ?? bearer ?? '');
+          const ws: PeerSocket = door.kind === 'hocuspocus' ? raw : new YWebsocketSocket(raw, door.draftId, door.token);
           const state: SocketState = { authed: false, deadline: null, close: (code, reason) => ws.close(code, reason) };
           // A socket that never authenticates would hold a connection for ever.
           state.deadline = setTimeout(() => { if (!state.authed) ws.close(CloseCode.TIMEOUT, 'TIMEOUT'); }, opts.authDeadlineMs ?? AUTH_DEADLINE_MS);
@@ -314,14 +312,14 @@ function stopDeadline(state: SocketState): void {
  */
 const HOCUSPOCUS_REQUEST = new Request('http://localhost/collab');
 
-type Door = { kind: 'hocuspocus' } | { kind: 'y-websocket'; draftId: string; token: string | null };
+type Door = { kind: 'hocuspocus' } | { kind: 'y-websocket'; draftId: string; token: string };
 
 /**
  * `/collab`: the Hocuspocus protocol (documents named in each frame, the token in an auth message).
  * `/collab/<draft id>`: the y-websocket protocol, as `new WebsocketProvider(base + '/collab', id,
  * doc, { params: { token } })` connects (the token also as `Authorization: Bearer`).
  */
-function doorOf(url: URL): Door | null {
+function doorOf(url: URL, authorization: string | undefined): Door | null {
   if (url.pathname === '/collab') return { kind: 'hocuspocus' };
   const m = /^\/collab\/([^/]+)$/.exec(url.pathname);
   if (!m) return null;
@@ -331,7 +329,8 @@ function doorOf(url: URL): Door | null {
   } catch {
     return null;
   }
-  return { kind: 'y-websocket', draftId, token: url.searchParams.get('token') };
+  const token = url.searchParams.get('token') ?? /^Bearer (.+)$/i.exec(authorization ?? '')?.[1] ?? '';
+  return { kind: 'y-websocket', draftId, token };
 }
 
 async function recheckConnections(ctx: Ctx, h: Hocuspocus | null): Promise<void> {
