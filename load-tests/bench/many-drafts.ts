@@ -1,7 +1,10 @@
 // Many drafts × 3 peers (1 writer at 2 ops/s + 2 viewers each, WeftPeer over the Yjs door), and the
 // same shape through emmett's PostgreSQL event store in the same run (one stream per draft, each
 // appended at the same rate): served ops/s, ack p50/p99, and where the machine's CPU went.
-//   npx tsx load-tests/bench/many-drafts.ts [--drafts=1000] [--secs=8] [--viewers=2] [--rate=2 ops/s per writer]
+//   npx tsx load-tests/bench/many-drafts.ts [--drafts=1000] [--secs=8] [--warmup=5 s] [--viewers=2] [--rate=2 ops/s per writer]
+// The measured seconds follow an untimed warm-up at the same rate on the same peers (a fresh
+// process runs its first thousands of ops unoptimised); the warm-up's acks are printed apart, as
+// the cold start. emmett gets the same warm-up.
 // With PROF=1 and load-tests/bench/profile-hook.mjs loaded, the session profiles the measured window.
 // Also section 3 of load-tests/bench/run.ts.
 import { pathToFileURL } from 'node:url';
@@ -9,7 +12,7 @@ import { runGenerators } from '../src/gen/pool.ts';
 import type { GenConfig } from '../src/gen/messages.ts';
 import { machine } from '../src/machine.ts';
 import { cpuCores, machineTicks, sampleProc, schedTimes, treeTicks, TICKS_PER_SECOND } from '@weft/testing';
-import { fmt, fmtSummary } from '../src/stats.ts';
+import { fmt, fmtSummary, summarize } from '../src/stats.ts';
 import { emmettOpenLoop } from '../src/baseline-emmett.ts';
 import { roomFigures } from './figures.ts';
 import { COMPONENTS, SECTION, seed } from './scenario.ts';
@@ -20,10 +23,11 @@ const MB = 2 ** 20;
 /** The profile hook's signal (profile-hook.mjs): only with the hook loaded, which handles it. */
 const PROF = process.env['PROF'] === '1' && (process.env['NODE_OPTIONS'] ?? '').includes('profile-hook');
 
-export async function manyDrafts(stack: Stack, size: { drafts: number; secs: number; viewers?: number; rate?: number }, out: (s: string) => void): Promise<Record<string, unknown>> {
+export async function manyDrafts(stack: Stack, size: { drafts: number; secs: number; warmup?: number; viewers?: number; rate?: number }, out: (s: string) => void): Promise<Record<string, unknown>> {
   const viewers = size.viewers ?? 2;
   const rate = size.rate ?? 2;
-  out(`\n## ${size.drafts} drafts × ${viewers + 1} peers (1 writer at ${rate} ops/s, ${viewers} viewers), ${size.secs} s`);
+  const warmup = size.warmup ?? 5;
+  out(`\n## ${size.drafts} drafts × ${viewers + 1} peers (1 writer at ${rate} ops/s, ${viewers} viewers), ${size.secs} s after ${warmup} s of warm-up`);
   const ids = Array.from({ length: size.drafts }, (_, i) => `many-${i}`);
   for (let i = 0; i < ids.length; i += 20) await Promise.all(ids.slice(i, i + 20).map((id) => seed(stack.admin, id)));
   const sessionPid = stack.session.pid;
@@ -34,7 +38,7 @@ export async function manyDrafts(stack: Stack, size: { drafts: number; secs: num
   const chunk = Math.ceil(ids.length / procs);
   const cfg: GenConfig[] = Array.from({ length: procs }, (_, p) => ({
     role: 'room', url: stack.session.url, token: ADMIN_TOKEN, drafts: ids.slice(p * chunk, (p + 1) * chunk), section: SECTION, components: COMPONENTS,
-    viewers, writers: 1, writerOffset: 0, rate, durationMs: size.secs * 1000, mode: 'submit',
+    viewers, writers: 1, writerOffset: 0, rate, durationMs: size.secs * 1000, warmupMs: warmup * 1000, mode: 'submit',
     watch: [COMPONENTS[0]!], // the one writer of a draft writes c0: reading the other nine after every update was a fifth of a generator's time
   }));
   let peak = gcBefore;
@@ -51,7 +55,7 @@ export async function manyDrafts(stack: Stack, size: { drafts: number; secs: num
   const snap = (gens: number[]) => ({ t: tree(), gens: gens.reduce((sum, p) => sum + treeTicks(p), 0), m: machineTicks(), sched: schedTimes(sessionPid), at: performance.now() });
   const measured: { window: Promise<{ a: ReturnType<typeof snap>; b: ReturnType<typeof snap> }> | null } = { window: null };
   const many = await runGenerators(cfg, {
-    label: 'many drafts', maxMs: size.secs * 1000 + 300_000,
+    label: 'many drafts', maxMs: size.secs * 1000 + 300_000, warmupMs: warmup * 1000,
     onStart: (gens) => {
       if (PROF) process.kill(profPid, 'SIGUSR2');
       const a = snap(gens);
@@ -62,6 +66,8 @@ export async function manyDrafts(stack: Stack, size: { drafts: number; secs: num
   });
   const manyEnd = sampleProc(sessionPid);
   if (PROF) process.kill(profPid, 'SIGUSR2');
+  const cold = summarize(many.results.flatMap((r) => r.warmAckMs ?? []));
+  if (warmup > 0) out(`warm-up (the first ${warmup} s of load on this process, untimed): ${fmt(cold.n / warmup)} ops/s acked, ack ${fmtSummary(cold)}`);
   const f = roomFigures(out, `${size.drafts} drafts`, many.results, size.secs);
   const perDraftKB = (peak.rssBytes - gcBefore.rssBytes) / 1024 / size.drafts;
   out(`per open draft (${viewers + 1} peers): session RSS +${fmt(perDraftKB)} KB (peak ${fmt(peak.rssBytes / MB)} MB vs ${fmt(gcBefore.rssBytes / MB)} MB before joining), CPU ${fmt((cpuCores(gcBefore, manyEnd) * 1000) / size.drafts, 2)} ms/s per draft; joined ${many.joined} peers`);
@@ -94,12 +100,12 @@ export async function manyDrafts(stack: Stack, size: { drafts: number; secs: num
   const server = histogramQuantiles(text, 'weft_ack_seconds', 'outcome="ok"', [0.5, 0.99]);
   const batch = histogramQuantiles(text, 'weft_commit_batch_steps', '', [0.5, 0.99]);
   const sum = (n: string): number => Number(new RegExp(`^${n} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
-  out(`in the session (weft_ack_seconds, bucket bounds): ack p50 ≤ ${fmt(server[0]! * 1000)} ms, p99 ≤ ${fmt(server[1]! * 1000)} ms; room commits since start ${fmt(sum('weft_commit_batch_steps_count'))} of ${fmt(sum('weft_commit_batch_steps_sum'))} steps (p99 ≤ ${batch[1]} steps each), in ${fmt(sum('weft_group_commit_statements_total'))} cross-draft statements of ${fmt((sum('weft_group_commit_seconds_total') / sum('weft_group_commit_statements_total')) * 1000)} ms each on average`);
+  out(`in the session since it started, warm-up included (weft_ack_seconds, bucket bounds): ack p50 ≤ ${fmt(server[0]! * 1000)} ms, p99 ≤ ${fmt(server[1]! * 1000)} ms; room commits since start ${fmt(sum('weft_commit_batch_steps_count'))} of ${fmt(sum('weft_commit_batch_steps_sum'))} steps (p99 ≤ ${batch[1]} steps each), in ${fmt(sum('weft_group_commit_statements_total'))} cross-draft statements of ${fmt((sum('weft_group_commit_seconds_total') / sum('weft_group_commit_statements_total')) * 1000)} ms each on average`);
   // The same shape through emmett, on the same Postgres, once Weft's after-work has settled (the
   // checkpointer's quiet snapshots of every draft, autovacuum): emmett must not pay for it.
   const settled = await settle([sessionPid, stack.pg.pid, ...(stack.checkpointer ? [stack.checkpointer.pid] : [])]);
   out(`(waited ${fmt(settled.ms / 1000, 1)} s for the session, Postgres and the checkpointer to settle below 0.1 cores${settled.quiet ? '' : ': they did not, emmett runs beside them'})`);
-  const em = await emmettOpenLoop(stack.pg.url, size.secs, size.drafts, rate, { ops: [{ op: 'replace', path: `/sections/${SECTION}/components/c0/props/text`, value: 'x'.repeat(40) }], inverse: [], opId: 'emmett', actor: 'bench' });
+  const em = await emmettOpenLoop(stack.pg.url, size.secs, size.drafts, rate, { ops: [{ op: 'replace', path: `/sections/${SECTION}/components/c0/props/text`, value: 'x'.repeat(40) }], inverse: [], opId: 'emmett', actor: 'bench' }, warmup);
   out(`emmett PostgreSQL event store 0.42, ${size.drafts} streams × ${rate} appends/s (offered ${fmt(em.offeredPerSec)}/s): ${fmt(em.appendsPerSec)} appends/s, ${fmtSummary(em.lat)}, errors ${em.errors}; weft/emmett ops served on the same schedule ${fmt(f.ack.n / em.lat.n, 2)}× (${f.ack.n} vs ${em.lat.n}), ack p99 weft ${fmt(f.ack.p99)} ms vs emmett ${fmt(em.lat.p99)} ms`);
   return { ...f, perDraftKB, joined: many.joined, cpu, emmett: em };
 }
@@ -137,7 +143,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   console.log(`machine: ${m.cpu} ×${m.nproc}, load ${m.load.join(' ')}, node ${m.node}`);
   const stack = await startStack();
   try {
-    await manyDrafts(stack, { drafts: arg('drafts', 1000), secs: arg('secs', 8), viewers: arg('viewers', 2), rate: arg('rate', 2) }, console.log);
+    await manyDrafts(stack, { drafts: arg('drafts', 1000), secs: arg('secs', 8), warmup: arg('warmup', 5), viewers: arg('viewers', 2), rate: arg('rate', 2) }, console.log);
   } finally {
     console.log(`load after: ${machine().load.join(' ')}`);
     await stack.stop();

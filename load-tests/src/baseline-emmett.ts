@@ -13,18 +13,20 @@ export interface EmmettFigures {
 
 /**
  * `writers` streams appended at once (as Weft's drafts are one stream each), one event per append
- * with the expected stream version, for `secs` seconds; `gapMs` > 0 paces each stream (open loop,
- * first append at a random offset), 0 appends again as soon as the last one is acknowledged.
+ * with the expected stream version, for `secs` seconds after `warmupSecs` untimed ones at the same
+ * pace; `gapMs` > 0 paces each stream (open loop, first append at a random offset), 0 appends
+ * again as soon as the last one is acknowledged.
  */
-async function appendStreams(url: string, secs: number, writers: number, gapMs: number, data: Record<string, unknown>): Promise<EmmettFigures> {
+async function appendStreams(url: string, secs: number, writers: number, gapMs: number, data: Record<string, unknown>, warmupSecs = 0): Promise<EmmettFigures> {
   const store = getPostgreSQLEventStore(url);
   // The first call migrates emmett's schema (its own tables beside ours): not timed.
   await store.appendToStream(`warm-up-${Date.now()}`, [{ type: 'OpApplied', data }]);
   const lat: number[] = [];
   let n = 0;
   let errors = 0;
-  const end = Date.now() + secs * 1000;
   const run = Date.now();
+  const measuredFrom = run + warmupSecs * 1000;
+  const end = measuredFrom + secs * 1000;
   await Promise.all(Array.from({ length: writers }, async (_, c) => {
     const stream = `draft-${c}-${run}`;
     let version = 0n;
@@ -36,13 +38,16 @@ async function appendStreams(url: string, secs: number, writers: number, gapMs: 
         next += gapMs;
       }
       const t0 = performance.now();
+      const measured = Date.now() >= measuredFrom;
       try {
         const r = await store.appendToStream(stream, [{ type: 'OpApplied', data }], version === 0n ? { expectedStreamVersion: 'STREAM_DOES_NOT_EXIST' } : { expectedStreamVersion: version });
         version = r.nextExpectedStreamVersion;
-        n++;
-        lat.push(performance.now() - t0);
+        if (measured) {
+          n++;
+          lat.push(performance.now() - t0);
+        }
       } catch {
-        errors++;
+        if (measured) errors++;
       }
     }
   }));
@@ -56,6 +61,6 @@ export function emmettAppends(url: string, secs: number, connections: number, da
 }
 
 /** The many-drafts shape through emmett: `streams` streams, each appended `rate` times a second (open loop, as Weft's many-drafts writers submit). */
-export async function emmettOpenLoop(url: string, secs: number, streams: number, rate: number, data: Record<string, unknown>): Promise<EmmettFigures & { offeredPerSec: number }> {
-  return { ...(await appendStreams(url, secs, streams, 1000 / rate, data)), offeredPerSec: streams * rate };
+export async function emmettOpenLoop(url: string, secs: number, streams: number, rate: number, data: Record<string, unknown>, warmupSecs = 0): Promise<EmmettFigures & { offeredPerSec: number }> {
+  return { ...(await appendStreams(url, secs, streams, 1000 / rate, data, warmupSecs)), offeredPerSec: streams * rate };
 }

@@ -16,6 +16,11 @@ export interface RoomGen {
   /** Ops/s per writer; 0 = closed loop (next op after the ack). */
   rate: number;
   durationMs: number;
+  /**
+   * Untimed warm-up at the same rate before the measured `durationMs` (default 0): the first
+   * seconds of a fresh process run its code unoptimised; their acks are kept apart (`warmAckMs`).
+   */
+  warmupMs?: number;
   /** submit: WeftPeer.submit (acked); yjs: edits through the Y.Doc (a relay baseline, or Weft's Yjs door). */
   mode: 'submit' | 'yjs';
 }
@@ -40,6 +45,8 @@ export interface GenResult {
   /** Every delivery's latency (sampled to at most 100k). */
   deliveries: number[];
   ackMs: number[];
+  /** Acks of ops sent during the warm-up (RoomGen.warmupMs), not in `ackMs`. */
+  warmAckMs?: number[];
   acked: number;
   errors: Record<string, number>;
   joinMs: number[];

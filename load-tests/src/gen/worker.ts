@@ -12,7 +12,7 @@ const send = (m: ToParent): void => { process.send?.(m); };
 const sendAll = (m: ToParent): Promise<void> => new Promise((resolve) => { if (!process.send) resolve(); else process.send(m, undefined, {}, () => resolve()); });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const result: GenResult = { maxByKey: {}, deliveries: [], ackMs: [], acked: 0, errors: {}, joinMs: [], joinFailures: 0, firstAck: 0, lastAck: 0 };
+const result: GenResult = { maxByKey: {}, deliveries: [], ackMs: [], warmAckMs: [], acked: 0, errors: {}, joinMs: [], joinFailures: 0, firstAck: 0, lastAck: 0 };
 const err = (k: string): void => { result.errors[k] = (result.errors[k] ?? 0) + 1; };
 const ack = (ms: number): void => {
   const t = now();
@@ -22,6 +22,8 @@ const ack = (ms: number): void => {
   result.ackMs.push(ms);
 };
 let delivered = 0;
+/** Epoch ms (now()) at which the measured run starts: ops sent before it are the warm-up's. */
+let measuredFrom = Infinity;
 const lag = monitorEventLoopDelay({ resolution: 10 });
 let cpuAtGo: NodeJS.CpuUsage | undefined;
 /** The measured run ends (before the peers are closed: closing hundreds is not load). Once. */
@@ -55,7 +57,7 @@ function watch(peer: WeftPeer, c: RoomGen): void {
       if (text === last.get(comp)) continue;
       last.set(comp, text);
       const s = unstamp(text);
-      if (!s) continue;
+      if (!s || s.at < measuredFrom) continue;
       const ms = t - s.at;
       delivered++;
       if (result.deliveries.length < 100_000) result.deliveries.push(ms);
@@ -94,10 +96,14 @@ async function runRoom(c: RoomGen): Promise<void> {
   for (let i = 0; i < jobs.length; i += 10) await Promise.all(jobs.slice(i, i + 10).map((j) => j()));
   send({ type: 'ready', joined: peers.length });
   await started;
-  lag.enable();
-  cpuAtGo = process.cpuUsage();
-  const profiled = profileWhile('generator');
-  const until = Date.now() + c.durationMs;
+  const warmupMs = c.warmupMs ?? 0;
+  measuredFrom = now() + warmupMs;
+  // The measured run's own figures (loop delay, CPU, profile) start after the warm-up.
+  let profiled: { stop(): Promise<void> } | undefined;
+  const measure = (): void => { lag.enable(); cpuAtGo = process.cpuUsage(); profiled = profileWhile('generator'); };
+  if (warmupMs > 0) setTimeout(measure, warmupMs);
+  else measure();
+  const until = Date.now() + warmupMs + c.durationMs;
   const path = (comp: string) => `/sections/${c.section}/components/${comp}/props/text`;
   await Promise.all(writers.map(async ({ peer, comp, k }) => {
     const gap = c.rate > 0 ? 1000 / c.rate : 0;
@@ -106,25 +112,29 @@ async function runRoom(c: RoomGen): Promise<void> {
       if (gap) { const wait = next - performance.now(); if (wait > 0) await sleep(wait); next += gap; }
       const key = `${peer.draftId}-w${k}-${i}`;
       const op = { op: 'replace' as const, path: path(comp), value: stamp(key) };
+      const warm = now() < measuredFrom;
       if (c.mode === 'yjs') {
         peer.applyOps([op]);
-        ack(0);
+        if (!warm) ack(0);
         if (!gap) await sleep(1);
         continue;
       }
       const t0 = performance.now();
+      // A warm-up's failure still counts, under its own name: the warm-up is untimed, not unchecked.
+      const fail = (code: string): void => err(warm ? `warm-up ${code}` : code);
       try {
         const r = await peer.submit([op], { opId: `op-${key}`, timeoutMs: 30_000 });
-        if (r.ok) ack(performance.now() - t0);
-        else err(r.error?.code ?? 'refused');
+        if (!r.ok) fail(r.error?.code ?? 'refused');
+        else if (warm) result.warmAckMs!.push(performance.now() - t0);
+        else ack(performance.now() - t0);
       } catch {
-        err('timeout');
+        fail('timeout');
       }
     }
   }));
   await sleep(2000); // let the last deliveries land
   endMeasure();
-  await profiled.stop();
+  await profiled?.stop();
   for (const p of peers) p.close();
 }
 
