@@ -55,7 +55,7 @@ export async function manyDrafts(stack: Stack, size: { drafts: number; secs: num
   const snap = (gens: number[]) => ({ t: tree(), gens: gens.reduce((sum, p) => sum + treeTicks(p), 0), m: machineTicks(), sched: schedTimes(sessionPid), at: performance.now() });
   const measured: { window: Promise<{ a: ReturnType<typeof snap>; b: ReturnType<typeof snap> }> | null } = { window: null };
   const many = await runGenerators(cfg, {
-    label: 'many drafts', maxMs: size.secs * 1000 + 300_000, warmupMs: warmup * 1000,
+    label: 'many drafts', maxMs: size.secs * 1000 + 300_000,
     onStart: (gens) => {
       if (PROF) process.kill(profPid, 'SIGUSR2');
       const a = snap(gens);

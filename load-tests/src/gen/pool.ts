@@ -7,7 +7,9 @@ import type { GenConfig, GenResult, ToChild, ToParent } from './messages.ts';
 
 export interface PoolRun { results: GenResult[]; joined: number; startedAt: number; endedAt: number }
 
-export async function runGenerators(configs: GenConfig[], opts: { label: string; onTick?: () => string; maxMs: number; /** called when every generator joined, as they are told to go, with their pids */ onStart?: (pids: number[]) => void; /** the generators' RoomGen.warmupMs: onStart is called that long after the go */ warmupMs?: number }): Promise<PoolRun> {
+export async function runGenerators(configs: GenConfig[], opts: { label: string; onTick?: () => string; maxMs: number; /** called when every generator joined, as they are told to go (after the warm-up, if any), with their pids */ onStart?: (pids: number[]) => void }): Promise<PoolRun> {
+  // With a warm-up (RoomGen.warmupMs), the measured run, and so onStart, begins that long after the go.
+  const warmupMs = Math.max(0, ...configs.map((c) => (c.role === 'room' ? c.warmupMs ?? 0 : 0)));
   const kids = configs.map((config) => {
     const child = spawnTs(join(ROOT, 'load-tests/src/gen/worker.ts'));
     // GEN_NICE=10: the generators stand in for remote clients; niced, they yield the shared cores to
@@ -36,10 +38,12 @@ export async function runGenerators(configs: GenConfig[], opts: { label: string;
       await new Promise((r) => setTimeout(r, 100));
     }
     const pids = kids.map((k) => k.child.pid ?? 0);
-    if (!opts.warmupMs) opts.onStart?.(pids);
+    if (!warmupMs) opts.onStart?.(pids);
     for (const k of kids) if (k.child.connected) k.child.send({ type: 'go' } satisfies ToChild);
-    if (opts.warmupMs) await new Promise((r) => setTimeout(r, opts.warmupMs));
-    if (opts.warmupMs) opts.onStart?.(pids);
+    if (warmupMs) {
+      await new Promise((r) => setTimeout(r, warmupMs));
+      opts.onStart?.(pids);
+    }
     const startedAt = Date.now();
     const stopAt = startedAt + opts.maxMs;
     while (!kids.every((k) => k.result || k.error || k.child.exitCode !== null)) {
