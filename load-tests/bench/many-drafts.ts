@@ -66,7 +66,7 @@ export async function manyDrafts(stack: Stack, size: { drafts: number; secs: num
   });
   const manyEnd = sampleProc(sessionPid);
   if (PROF) process.kill(profPid, 'SIGUSR2');
-  const cold = summarize(many.results.flatMap((r) => r.warmAckMs ?? []));
+  const cold = summarize(many.results.flatMap((r) => r.warmAckMs));
   if (warmup > 0) out(`warm-up (the first ${warmup} s of load on this process, untimed): ${fmt(cold.n / warmup)} ops/s acked, ack ${fmtSummary(cold)}`);
   const f = roomFigures(out, `${size.drafts} drafts`, many.results, size.secs);
   const perDraftKB = (peak.rssBytes - gcBefore.rssBytes) / 1024 / size.drafts;

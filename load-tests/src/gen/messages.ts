@@ -46,7 +46,7 @@ export interface GenResult {
   deliveries: number[];
   ackMs: number[];
   /** Acks of ops sent during the warm-up (RoomGen.warmupMs), not in `ackMs`. */
-  warmAckMs?: number[];
+  warmAckMs: number[];
   acked: number;
   errors: Record<string, number>;
   joinMs: number[];

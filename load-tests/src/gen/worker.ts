@@ -125,7 +125,7 @@ async function runRoom(c: RoomGen): Promise<void> {
       try {
         const r = await peer.submit([op], { opId: `op-${key}`, timeoutMs: 30_000 });
         if (!r.ok) fail(r.error?.code ?? 'refused');
-        else if (warm) result.warmAckMs!.push(performance.now() - t0);
+        else if (warm) result.warmAckMs.push(performance.now() - t0);
         else ack(performance.now() - t0);
       } catch {
         fail('timeout');
