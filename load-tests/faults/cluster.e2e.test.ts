@@ -288,6 +288,28 @@ describe('several session nodes on one Postgres and one nats-server', () => {
     }
   }, 60_000);
 
+  it('a draft that does not exist, asked on any node: refused as final (y-websocket 4404, Hocuspocus permission denied NOT_FOUND, an HTTP write 404), not as a 4500 / 503 to retry forever', async () => {
+    for (const [i, id] of [[0, 'no-such-draft'], [1, '__proto__'], [2, 'constructor']] as const) {
+      const ws = nodes[i]!.url.replace('http', 'ws') + '/collab';
+      const yws = new WebsocketProvider(ws, id, new Y.Doc(), { params: { token: ADMIN }, WebSocketPolyfill: WebSocket as never, disableBc: true });
+      const yCode = await new Promise<number>((r) => yws.on('connection-close', (e) => { if (e) r(e.code); }));
+      yws.destroy();
+      const socket = new HocuspocusProviderWebsocket({ url: ws, WebSocketPolyfill: WebSocket as never });
+      const hp = new HocuspocusProvider({ websocketProvider: socket, name: id, document: new Y.Doc(), token: ADMIN });
+      // Hocuspocus refuses a document as it refuses a token: permission denied, final for the provider.
+      const hocuspocus = new Promise<string>((r) => {
+        hp.on('authenticationFailed', ({ reason }: { reason: string }) => r(`refused ${reason}`));
+        socket.on('close', ({ event }: { event: { code: number } }) => r(`closed ${event.code}`));
+      });
+      hp.attach();
+      const answer = await hocuspocus;
+      hp.destroy();
+      socket.destroy();
+      const write = await client(i).submit(id, { opId: `nowhere-${i}`, ops: [{ op: 'replace', path: '/title', value: 'x' }] }).then(() => null, (e: unknown) => e);
+      expect({ node: i, id, yCode, hocuspocus: answer, http: write instanceof WeftError ? write.code : String(write) }).toEqual({ node: i, id, yCode: 4404, hocuspocus: 'refused NOT_FOUND', http: 'NOT_FOUND' });
+    }
+  }, 60_000);
+
   it('the compose shape: three nodes behind the repo\'s Caddyfile; two people build an empty draft together in Chromium', async () => {
     const host = (u: string): string => u.replace('http://', '');
     // As in docker-compose.yml: the Build view calls the API on its own origin, the proxy.

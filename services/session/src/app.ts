@@ -153,7 +153,7 @@ export function build(deps: Deps, config: SessionConfig, extensions: Extension[]
   rooms.onClosed((id) => relay.closed(id));
   relay.start();
   if (ownership) {
-    rooms.requireOwnership(async (id) => (await ownership.resolve(id))?.self === true);
+    rooms.requireOwnership(async (id) => { const o = await ownership.resolve(id); return o === null ? null : o.self; });
     ownership.onLost((id) => {
       rooms.drop(id);
       // Viewers here resume (Last-Event-ID) on the follower path, from the log: no version skipped.

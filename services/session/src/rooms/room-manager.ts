@@ -22,10 +22,10 @@ export class RoomManager {
   private mirrorFactory: ((room: Room, loaded: RoomLoad) => RoomMirror) | null = null;
 
   private readonly keeps: ((draftId: string) => boolean)[] = [];
-  /** Several nodes: a room opens only on the draft's lease holder. */
-  private owns: ((draftId: string) => Promise<boolean>) | null = null;
+  /** Several nodes: a room opens only on the draft's lease holder (null: there is no such draft). */
+  private owns: ((draftId: string) => Promise<boolean | null>) | null = null;
 
-  requireOwnership(f: (draftId: string) => Promise<boolean>): void {
+  requireOwnership(f: (draftId: string) => Promise<boolean | null>): void {
     this.owns = f;
   }
 
@@ -108,7 +108,12 @@ export class RoomManager {
 
   /** One round trip (store.loadRoom): the JSON mirror and the Yjs lineage start from the same base and tail. */
   private async load(draftId: string): Promise<Room | null> {
-    if (this.owns && !(await this.owns(draftId))) throw new NotOwner(draftId);
+    if (this.owns) {
+      // No such draft answers as on a single node (no room), not as a draft owned elsewhere.
+      const own = await this.owns(draftId);
+      if (own === null) return null;
+      if (!own) throw new NotOwner(draftId);
+    }
     const forgets = this.forgets;
     const loaded = await this.store.loadRoom(draftId);
     if (this.forgets !== forgets) return this.load(draftId);
