@@ -17,5 +17,25 @@ export function roomFigures(out: (s: string) => void, label: string, results: Ge
   const lags = results.flatMap((r) => (r.loopLag ? [r.loopLag] : []));
   const lag = lags.length ? `; generators' own event-loop delay (worst of ${lags.length} processes) p99 ${fmt(Math.max(...lags.map((l) => l.p99)))} ms, max ${fmt(Math.max(...lags.map((l) => l.max)))} ms` : '';
   out(`${label}: ${fmt(opsPerSec)} ops/s; ack ${fmtSummary(f.ack)}; submit→all viewers ${fmtSummary(f.allViewers)}; errors ${JSON.stringify(errors)}${lag}`);
+  const worst = slowestSeconds(results, 3);
+  if (worst.length > 1) out(`${label}, by the second its ops were sent (ack p99): slowest ${worst.slice(0, -1).map((w) => `+${w.second}s ${fmt(w.p99)} ms`).join(', ')}; every other second ≤ ${fmt(worst[worst.length - 1]!.p99)} ms`);
   return f;
+}
+
+/**
+ * The `n` seconds of the run whose acks had the highest p99 (by when the op was sent, from the
+ * first op), then the next one: whether a p99 is a steady level or a stall of a second or two.
+ */
+export function slowestSeconds(results: GenResult[], n: number): { second: number; p99: number }[] {
+  const bySecond = new Map<number, number[]>();
+  let start = Infinity;
+  for (const r of results) for (const at of r.ackSentAt) if (at < start) start = at;
+  for (const r of results) {
+    r.ackSentAt.forEach((at, i) => {
+      const s = Math.floor((at - start) / 1000);
+      const list = bySecond.get(s);
+      if (list) list.push(r.ackMs[i]!); else bySecond.set(s, [r.ackMs[i]!]);
+    });
+  }
+  return [...bySecond].map(([second, ms]) => ({ second, p99: summarize(ms).p99 })).sort((a, b) => b.p99 - a.p99).slice(0, n + 1);
 }

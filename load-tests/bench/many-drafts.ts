@@ -101,6 +101,12 @@ export async function manyDrafts(stack: Stack, size: { drafts: number; secs: num
   const batch = histogramQuantiles(text, 'weft_commit_batch_steps', '', [0.5, 0.99]);
   const sum = (n: string): number => Number(new RegExp(`^${n} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
   out(`in the session since it started, warm-up included (weft_ack_seconds, bucket bounds): ack p50 ≤ ${fmt(server[0]! * 1000)} ms, p99 ≤ ${fmt(server[1]! * 1000)} ms; room commits since start ${fmt(sum('weft_commit_batch_steps_count'))} of ${fmt(sum('weft_commit_batch_steps_sum'))} steps (p99 ≤ ${batch[1]} steps each), in ${fmt(sum('weft_group_commit_statements_total'))} cross-draft statements of ${fmt((sum('weft_group_commit_seconds_total') / sum('weft_group_commit_statements_total')) * 1000)} ms each on average`);
+  const gc = [...text.matchAll(/^nodejs_gc_duration_seconds_sum\{kind="(\w+)"\} (\S+)$/gm)].map(([, kind, secs]) => {
+    const count = Number(new RegExp(`^nodejs_gc_duration_seconds_count\\{kind="${kind}"\\} (\\S+)$`, 'm').exec(text)?.[1]);
+    const upTo100ms = Number(new RegExp(`^nodejs_gc_duration_seconds_bucket\\{le="0.1",kind="${kind}"\\} (\\S+)$`, 'm').exec(text)?.[1]);
+    return `${kind} ${count} (${fmt(Number(secs) * 1000)} ms in all, ${count - upTo100ms} over 100 ms)`;
+  });
+  if (gc.length) out(`the session's GC pauses since it started, warm-up included (nodejs_gc_duration_seconds): ${gc.join(', ')}`);
   // The same shape through emmett, on the same Postgres, once Weft's after-work has settled (the
   // checkpointer's quiet snapshots of every draft, autovacuum): emmett must not pay for it.
   const settled = await settle([sessionPid, stack.pg.pid, ...(stack.checkpointer ? [stack.checkpointer.pid] : [])]);

@@ -45,6 +45,8 @@ export interface GenResult {
   /** Every delivery's latency (sampled to at most 100k). */
   deliveries: number[];
   ackMs: number[];
+  /** Epoch ms at which each op of `ackMs` was sent (same order): when in the run the slow acks were. */
+  ackSentAt: number[];
   /** Acks of ops sent during the warm-up (RoomGen.warmupMs), not in `ackMs`. */
   warmAckMs: number[];
   acked: number;

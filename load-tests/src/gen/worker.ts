@@ -12,7 +12,7 @@ const send = (m: ToParent): void => { process.send?.(m); };
 const sendAll = (m: ToParent): Promise<void> => new Promise((resolve) => { if (!process.send) resolve(); else process.send(m, undefined, {}, () => resolve()); });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const result: GenResult = { maxByKey: {}, deliveries: [], ackMs: [], warmAckMs: [], acked: 0, errors: {}, joinMs: [], joinFailures: 0, firstAck: 0, lastAck: 0 };
+const result: GenResult = { maxByKey: {}, deliveries: [], ackMs: [], ackSentAt: [], warmAckMs: [], acked: 0, errors: {}, joinMs: [], joinFailures: 0, firstAck: 0, lastAck: 0 };
 const err = (k: string): void => { result.errors[k] = (result.errors[k] ?? 0) + 1; };
 const ack = (ms: number): void => {
   const t = now();
@@ -20,6 +20,7 @@ const ack = (ms: number): void => {
   result.lastAck = t;
   result.acked++;
   result.ackMs.push(ms);
+  result.ackSentAt.push(t - ms);
 };
 let delivered = 0;
 /** Epoch ms (now()) at which the measured run starts: ops sent before it are the warm-up's. */
