@@ -161,6 +161,34 @@ export function runStoreContract(name: string, factory: () => Promise<StoreHandl
       expect(Object.fromEntries(await store.snapshotVersions([id, none]))).toEqual({ [id]: 9 });
     });
 
+    it('batches for the checkpointer: where many drafts stand, their latest snapshots and tails, their snapshots written, one statement each', async () => {
+      const [a, b, none] = [await newDraft(), await newDraft(), await newDraft()];
+      const doc = (v: number) => ({ v });
+      await store.append(a, 0, Array.from({ length: 6 }, (_, i) => step(`ba${i}`)));
+      await store.append(b, 0, Array.from({ length: 3 }, (_, i) => step(`bb${i}`)));
+      await store.writeSnapshot({ draftId: a, version: 2, epoch: 0, doc: doc(2), yState: new Uint8Array([2]), reason: 'quiet' });
+      await store.writeSnapshot({ draftId: a, version: 4, epoch: 0, doc: doc(4), yState: null, reason: 'ops' });
+      expect(Object.fromEntries(await store.snapshotTargets([a, b, none, 'no-such-draft', '__proto__']))).toEqual({
+        [a]: { headVersion: 6, epoch: 0, snapshotVersion: 4 }, [b]: { headVersion: 3, epoch: 0, snapshotVersion: 0 }, [none]: { headVersion: 0, epoch: 0, snapshotVersion: 0 },
+      });
+      const latest = await store.latestSnapshots([a, b, 'no-such-draft']);
+      expect([...latest.keys()]).toEqual([a]);
+      expect(latest.get(a)).toMatchObject({ version: 4, doc: doc(4), yState: null, reason: 'ops' });
+      const tails = await store.readStepRanges([{ draftId: a, after: 4, upTo: 6 }, { draftId: b, after: 0, upTo: 2 }, { draftId: none, after: 0, upTo: 5 }]);
+      expect([...tails].map(([id, steps]) => [id, steps.map((s) => [s.version, s.opId])])).toEqual(
+        [[a, [[5, 'ba4'], [6, 'ba5']]], [b, [[1, 'bb0'], [2, 'bb1']]]].sort((x, y) => String(x[0]) < String(y[0]) ? -1 : 1));
+      expect(await store.readStepRanges([])).toEqual(new Map());
+      const written = await store.writeSnapshots([
+        { draftId: a, version: 4, epoch: 0, doc: { other: true }, yState: null, reason: 'ops' }, // already there: kept as it was
+        { draftId: a, version: 6, epoch: 0, doc: doc(6), yState: new Uint8Array([6]), reason: 'ops' },
+        { draftId: b, version: 3, epoch: 0, doc: doc(3), yState: null, reason: 'quiet' },
+      ]);
+      expect([...written].sort()).toEqual([`${a}@6`, `${b}@3`].sort());
+      expect(await store.latestSnapshot(a, 4)).toMatchObject({ version: 4, doc: doc(4) });
+      expect((await store.latestSnapshot(a))?.yState).toEqual(new Uint8Array([6]));
+      expect(Object.fromEntries(await store.snapshotVersions([a, b]))).toEqual({ [a]: 6, [b]: 3 });
+    });
+
     it('starts a Yjs epoch once: the draft\'s epoch moves and the snapshot at that version carries the new base', async () => {
       const id = await newDraft();
       const doc = { id, title: 'x', order: [], sections: {} };

@@ -13,6 +13,8 @@ import { readOpsPages } from './replay/ops-pages.ts';
 import type { PagesOptions } from './replay/ops-pages.ts';
 import type { OpsPage } from './replay/ops-page.ts';
 import { latestSnapshot, latestYSnapshot, listSnapshots, snapshotVersions, startEpoch, writeSnapshot } from './snapshots.ts';
+import { latestSnapshots, readStepRanges, snapshotTargets, writeSnapshots } from './checkpoint-batch.ts';
+import type { SnapshotTarget, StepRange } from './checkpoint-batch.ts';
 import { loadRoom } from './load-room.ts';
 import { acquireLease, ownedCount, readLease, releaseLeases, renewLeases } from './leases.ts';
 import type { Fence, LeaseView } from './leases.ts';
@@ -81,6 +83,14 @@ export class EventStore {
   /** Latest snapshot version per draft, without reading any snapshot (the checkpointer's sweep and start). */
   snapshotVersions(draftIds: readonly string[]): Promise<Map<string, number>> { return snapshotVersions(this.db, draftIds); }
   latestYSnapshot(draftId: string, epoch: number, atOrBelow: number): Promise<Snapshot | null> { return latestYSnapshot(this.db, draftId, epoch, atOrBelow); }
+  /** The checkpointer's batch (one statement each, for many drafts): where each draft stands, ... */
+  snapshotTargets(draftIds: readonly string[]): Promise<Map<string, SnapshotTarget>> { return snapshotTargets(this.db, draftIds); }
+  /** ... the newest snapshot of each (content included), ... */
+  latestSnapshots(draftIds: readonly string[]): Promise<Map<string, Snapshot>> { return latestSnapshots(this.db, draftIds); }
+  /** ... each one's tail, ... */
+  readStepRanges(ranges: readonly StepRange[]): Promise<Map<string, StoredStep[]>> { return readStepRanges(this.db, ranges); }
+  /** ... and their snapshots written (the `draftId@version` keys that were new). */
+  writeSnapshots(list: readonly NewSnapshot[]): Promise<Set<string>> { return writeSnapshots(this.db, list); }
 
   /** Everything a room needs to open, in one round trip (head, base snapshot with its Yjs state, tail). */
   loadRoom(draftId: string): Promise<RoomLoad | null> { return loadRoom(this.db, draftId); }

@@ -13,6 +13,7 @@ export { EventStore } from './event-store.ts';
 export { loadDraft } from './load-draft.ts';
 export { MemoryLog } from './memory-log.ts';
 export type { RoomLoad } from './load-room.ts';
+export type { SnapshotTarget, StepRange } from './checkpoint-batch.ts';
 export type { RoomLog } from './room-log.ts';
 export type { StepViewsPage } from './read-step-views.ts';
 export type { Fence, LeaseView } from './leases.ts';
