@@ -6,9 +6,9 @@ import type { EventStore } from '@weft/store';
 import type { Bus, BusMessage, Subscription } from '@weft/bus';
 import type { Json } from '@weft/core';
 import { DraftFollower } from '@weft/bus';
-import { DraftFold, yBaseOf } from './fold.ts';
-import type { YBase } from './fold.ts';
-import { genesis } from '@weft/ydoc';
+import { DueQueue } from './due-queue.ts';
+import { FoldCache, snapshotBatch } from './snapshot-batch.ts';
+import type { SnapshotRequest } from './snapshot-batch.ts';
 import { deltaOps } from '@weft/protocol';
 
 import { createLogger } from '@weft/ops';
@@ -44,12 +44,20 @@ export interface CheckpointerConfig {
   sweepMs?: number;
   /** Open folds (JSON + Y.Doc) kept between snapshots, least recently used evicted (B8: warm snapshots). */
   cacheDrafts?: number;
+  /**
+   * Drafts snapshotted together, at most: snapshots that come due are taken in batches (one at a
+   * time), each read and write one statement for the whole batch (snapshot-batch.ts).
+   */
+  batchDrafts?: number;
 }
 
 export type SnapshotReason = 'quiet' | 'ops' | 'turn' | 'catchup' | 'drain';
 
-/** `warm`: continued an open fold (no decode of the stored state); `foldMs`: the fold alone, without I/O. */
-export interface CheckpointRecord { draftId: string; version: number; reason: SnapshotReason; ms: number; foldMs: number; warm: boolean; yState: boolean }
+/**
+ * `ms`: the batch it was written in, start to end (I/O included); `batch`: the drafts in that batch;
+ * `warm`: continued an open fold (no decode of the stored state); `foldMs`: this draft's fold alone, without I/O.
+ */
+export interface CheckpointRecord { draftId: string; version: number; reason: SnapshotReason; ms: number; foldMs: number; warm: boolean; yState: boolean; batch: number }
 
 export interface Checkpointer {
   /** Subscribes, catches up every draft behind its log, starts the timers; resolves once started. */
@@ -84,84 +92,22 @@ export function build(deps: CheckpointerDeps, config: CheckpointerConfig = {}): 
   const now = deps.now ?? Date.now;
   const log = deps.log ?? createLogger({ service: 'checkpointer' });
   const states = new Map<string, DraftState>();
-  const writes = new Map<string, Promise<unknown>>();
   const written: CheckpointRecord[] = [];
-  /** draftId → its fold at the last snapshot written; Map order = least recently used first. */
-  const folds = new Map<string, DraftFold>();
+  const cache = new FoldCache(cacheDrafts);
+  const record = (r: CheckpointRecord): void => {
+    written.push(r);
+    deps.onCheckpoint?.(r);
+    if (written.length > MAX_RECORDS) written.splice(0, written.length - MAX_RECORDS);
+  };
+  // One batch at a time, a draft at most once in it: snapshots of a draft never race each other.
+  const due = new DueQueue<SnapshotRequest, number | null>(config.batchDrafts ?? 100, snapshotBatch(store, cache, log, record));
   let subscription: Subscription | null = null;
   let offReconnect: (() => void) | null = null;
   let stopHeadChecks: (() => void) | null = null;
   let sweeper: ReturnType<typeof setInterval> | null = null;
   let stopped = false;
 
-  /** One write chain per draft, so snapshots of a draft never race each other. */
-  const serial = <T>(draftId: string, fn: () => Promise<T>): Promise<T> => {
-    const prev = writes.get(draftId) ?? Promise.resolve();
-    const next = prev.then(fn, fn);
-    const tail = next.catch(() => {});
-    writes.set(draftId, tail);
-    void tail.then(() => { if (writes.get(draftId) === tail) writes.delete(draftId); });
-    return next;
-  };
-
-  const forget = (draftId: string): void => {
-    folds.get(draftId)?.dispose();
-    folds.delete(draftId);
-  };
-
-  /** The session's Yjs base for `prev` (DraftDoc.load): that snapshot, an older one of the epoch, or genesis. */
-  const yBaseFor = async (draftId: string, epoch: number, prev: Awaited<ReturnType<EventStore['latestSnapshot']>>): Promise<YBase> => {
-    const direct = yBaseOf(draftId, epoch, prev);
-    if (direct) return direct;
-    const best = await store.latestYSnapshot(draftId, epoch, prev?.version ?? 0);
-    return best?.yState ? { version: best.version, yState: best.yState } : { version: 0, yState: genesis(draftId, epoch) };
-  };
-
-  const checkpointTo = (draftId: string, upTo: number | null, reason: SnapshotReason): Promise<number | null> => serial(draftId, async () => {
-    const t0 = performance.now();
-    const [prev, meta] = await Promise.all([store.latestSnapshot(draftId), store.getDraft(draftId)]);
-    if (!meta) { forget(draftId); return null; }
-    const target = Math.min(upTo ?? meta.headVersion, meta.headVersion);
-    if (target <= (prev?.version ?? 0)) return null; // never below (or at) the latest
-    let fold = folds.get(draftId);
-    // A cached fold is reused only while it can still reach `target` along the same lineage; one
-    // that lost its Yjs lineage is reopened, so bytes the session back-filled are picked up.
-    if (fold && (fold.epoch !== meta.epoch || fold.version > target || !fold.hasLineage)) { forget(draftId); fold = undefined; }
-    const warm = fold !== undefined;
-    let foldMs = 0;
-    try {
-      if (!fold) {
-        const yBase = await yBaseFor(draftId, meta.epoch, prev);
-        const f0 = performance.now();
-        fold = new DraftFold(draftId, meta.epoch, prev ? { ...prev } : null, yBase);
-        foldMs += performance.now() - f0;
-      }
-      folds.delete(draftId);
-      folds.set(draftId, fold);
-      while (folds.size > cacheDrafts) forget(folds.keys().next().value as string);
-      while (fold.version < target) {
-        const tail = await store.readSteps(draftId, { after: fold.from, upTo: target, limit: 2000 });
-        if (tail.length === 0) throw new Error(`log of ${draftId} ends before ${target}`);
-        const f0 = performance.now();
-        fold.advance(tail);
-        foldMs += performance.now() - f0;
-      }
-    } catch (e) {
-      forget(draftId);
-      throw e;
-    }
-    const f1 = performance.now();
-    const f = fold.result();
-    foldMs += performance.now() - f1;
-    const ok = await store.writeSnapshot({ draftId, version: f.version, epoch: meta.epoch, doc: f.doc as unknown as Json, yState: f.yState, reason });
-    if (!ok) return null; // another checkpointer got there first: the same content
-    if (f.yState === null) log.warn('snapshot without Yjs state', { draftId, version: f.version, note: f.yNote });
-    const record: CheckpointRecord = { draftId, version: f.version, reason, ms: performance.now() - t0, foldMs, warm, yState: f.yState !== null };
-    written.push(record);
-    deps.onCheckpoint?.(record);
-    if (written.length > MAX_RECORDS) written.splice(0, written.length - MAX_RECORDS);
-    return f.version;
-  });
+  const checkpointTo = (draftId: string, upTo: number | null, reason: SnapshotReason): Promise<number | null> => due.add(draftId, { draftId, upTo, reason });
 
   const state = (draftId: string): DraftState => {
     let st = states.get(draftId);
@@ -229,13 +175,13 @@ export function build(deps: CheckpointerDeps, config: CheckpointerConfig = {}): 
     // Versions only, in one query: this read each draft's whole latest snapshot (doc and Yjs
     // state) to compare one number, every draft every minute.
     const snaps = await store.snapshotVersions(metas.filter((m) => m.headVersion > 0).map((m) => m.id));
-    for (const m of metas) {
-      if (stopped) return;
-      if (m.headVersion === 0) continue;
+    const behind = metas.filter((m) => {
+      if (m.headVersion === 0 || (snaps.get(m.id) ?? 0) >= m.headVersion) return false;
       const st = states.get(m.id);
-      if (st && (st.quiet !== null || now() - st.lastActivity < quietMs)) continue; // its quiet timer will do it
-      if ((snaps.get(m.id) ?? 0) < m.headVersion) await checkpointTo(m.id, m.headVersion, reason).catch((e: unknown) => log.error('catch-up failed', { draftId: m.id, error: String(e) }));
-    }
+      return !(st && (st.quiet !== null || now() - st.lastActivity < quietMs)); // else its quiet timer will do it
+    });
+    // Queued together, so they are written in batches.
+    await Promise.all(behind.map((m) => stopped ? null : checkpointTo(m.id, m.headVersion, reason).catch((e: unknown) => log.error('catch-up failed', { draftId: m.id, error: String(e) }))));
   };
 
   return {
@@ -260,8 +206,8 @@ export function build(deps: CheckpointerDeps, config: CheckpointerConfig = {}): 
       subscription = null; offReconnect = null; stopHeadChecks = null; sweeper = null;
       for (const st of states.values()) if (st.quiet) { clearTimeout(st.quiet); st.quiet = null; }
       await follower.idle();
-      await Promise.all([...writes.values()]);
-      for (const id of [...folds.keys()]) forget(id);
+      await due.idle();
+      cache.clear();
     },
     async drain() {
       // Up to the log's head, not only what the bus has delivered so far (messages can be in flight).
@@ -270,7 +216,7 @@ export function build(deps: CheckpointerDeps, config: CheckpointerConfig = {}): 
       for (const [id, st] of states) {
         if (st.pendingOps > 0 || st.quiet) await snapshotNow(id, follower.lastVersion(id) ?? Number.MAX_SAFE_INTEGER, 'drain');
       }
-      await Promise.all([...writes.values()]);
+      await due.idle();
     },
   };
 }

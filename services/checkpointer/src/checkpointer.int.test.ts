@@ -118,6 +118,43 @@ describe('checkpointer on Postgres + NATS', () => {
     await expectConsistent(w.draftId, w.history);
   });
 
+  it('drafts that reach everyOps together are snapshotted in batches: one statement of each kind per batch, none per draft', async () => {
+    // Counts the store calls of each kind, and the drafts each batch wrote.
+    const calls: Record<string, number> = {};
+    const batches: number[] = [];
+    const counted = new Proxy(store, {
+      get(target, key, receiver) {
+        const v = Reflect.get(target, key, receiver) as unknown;
+        if (typeof v !== 'function') return v;
+        return (...args: unknown[]) => {
+          calls[String(key)] = (calls[String(key)] ?? 0) + 1;
+          if (key === 'writeSnapshots') batches.push((args[0] as unknown[]).length);
+          return (v as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const bus = await createNatsBus(nats.url, { name: 'checkpointer', reconnectTimeWait: 50 });
+    buses.push(bus);
+    const ck = build({ store: counted, bus, log: silentLogger }, { quietMs: 60_000, everyOps: 5, headCheckMs: 60_000, sweepMs: 3_600_000, batchDrafts: 10 });
+    open.push(ck);
+    await ck.run();
+    await bus.flush();
+    const writers = await Promise.all(Array.from({ length: 24 }, () => createWriter(store, pub)));
+    for (const w of writers) await w.edits(4);
+    for (const k of Object.keys(calls)) delete calls[k];
+    await Promise.all(writers.map((w) => w.edits(1))); // the fifth op of every draft at once
+    await until(() => writers.every((w) => of(ck, w.draftId).length === 1), 'an ops snapshot of every draft');
+    expect(writers.map((w) => of(ck, w.draftId).map((r) => [r.version, r.reason, r.yState]))).toEqual(writers.map(() => [[5, 'ops', true]]));
+    // 24 drafts in batches of at most 10: at least 3 batches, and each read or write is one statement per batch.
+    expect(batches.reduce((a, b) => a + b, 0)).toBe(24);
+    expect(Math.max(...batches)).toBeLessThanOrEqual(10);
+    expect(batches.length).toBeGreaterThanOrEqual(3);
+    expect(batches.length).toBeLessThan(24 / 2);
+    for (const kind of ['snapshotTargets', 'latestSnapshots', 'readStepRanges']) expect(calls[kind], kind).toBe(batches.length);
+    for (const perDraft of ['getDraft', 'latestSnapshot', 'readSteps', 'writeSnapshot']) expect(calls[perDraft], perDraft).toBeUndefined();
+    for (const w of writers) await expectConsistent(w.draftId, w.history);
+  });
+
   it('duplicates and gaps on the bus: counted once, refilled from Postgres, in order', async () => {
     const { ck } = await start({ quietMs: 60_000, everyOps: 5, headCheckMs: 60_000 });
     const w = await createWriter(store, pub);
