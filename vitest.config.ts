@@ -9,6 +9,8 @@ import { defineConfig } from 'vitest/config';
 //         alone every time), a race not traced yet; once (2026-12-02) it failed so alone too.
 //         The SDK build now emits into a scratch folder of its own and refuses types whose
 //         relative imports are missing, and the test lists the tarball's types when it fails.
+//         On 2026-12-07 it failed so again (core's and protocol's .d.ts siblings missing, their
+//         index.d.ts there); the build now makes every source file a root (build-sdk.mjs).
 const ignore = ['**/node_modules/**', '**/.weft/**'];
 const alone = ['shared/client/test/sdk-pack.e2e.test.ts'];
 export default defineConfig({

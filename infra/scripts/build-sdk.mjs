@@ -58,12 +58,23 @@ export async function buildSdk(out = join(client, 'dist')) {
   // Types: tsc emits declarations of the bundled packages into a scratch folder of this build's
   // own (a fixed path was shared by every build on the machine); copied under types/<pkg>/ with
   // their cross-package imports made relative and .ts specifiers made .js.
+  // Every source file of the bundled packages is a root file, the packages the client imports
+  // first: a file tsc first meets through the client's `@weft/core` import (a node_modules
+  // symlink) counts as an external library's, and is not emitted. CI lost core's and protocol's
+  // .d.ts siblings that way now and then (their index.d.ts, a root file, was always there).
   const scratch = mkdtempSync(join(tmpdir(), 'weft-sdk-types-'));
-  const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(client, 'tsconfig.sdk.json'), '--outDir', scratch], { encoding: 'utf8' });
+  const sources = (pkg) => [...walkFiles(join(root, 'shared', pkg, 'src'))].filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts')).sort();
+  const config = join(scratch, 'tsconfig.json');
+  writeFileSync(config, JSON.stringify({
+    extends: join(client, 'tsconfig.sdk.json'),
+    compilerOptions: { rootDir: root, outDir: join(scratch, 'out'), typeRoots: [join(root, 'node_modules/@types')] },
+    files: [...BUNDLED.filter((p) => p !== 'client'), 'client'].flatMap(sources),
+  }));
+  const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', config], { encoding: 'utf8' });
   if (tsc.status !== 0) throw new Error(`build-sdk: tsc failed\n${tsc.stdout}${tsc.stderr}`);
   const typesOut = join(out, 'types');
   for (const pkg of BUNDLED) {
-    const from = join(scratch, 'shared', pkg, 'src');
+    const from = join(scratch, 'out', 'shared', pkg, 'src');
     for (const file of walk(from)) {
       const target = join(typesOut, pkg, relative(from, file));
       mkdirSync(dirname(target), { recursive: true });
@@ -103,6 +114,14 @@ function checkTypes(typesOut) {
     }
   }
   if (missing.length > 0) throw new Error(`build-sdk: the emitted types import files that were not emitted:\n  ${missing.join('\n  ')}`);
+}
+
+function* walkFiles(dir) {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) yield* walkFiles(p);
+    else yield p;
+  }
 }
 
 function* walk(dir) {
