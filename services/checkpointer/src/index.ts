@@ -5,4 +5,3 @@ export type { Folded, PrevSnapshot, TailStep, YBase } from './fold.ts';
 export { parseConfig, parseStandalone, checkpointerEnv, standaloneEnv } from './config.ts';
 export { checkpointerMetrics } from './metrics.ts';
 export type { CheckpointerEnvConfig } from './config.ts';
-export { yieldCpu } from './priority.ts';

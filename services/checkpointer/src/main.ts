@@ -7,7 +7,6 @@ import { connectPostgres, waitForDatabase, EventStore } from '@weft/store';
 import { build } from './app.ts';
 import { parseConfig, parseStandalone } from './config.ts';
 import { checkpointerMetrics } from './metrics.ts';
-import { yieldCpu } from './priority.ts';
 
 async function main(): Promise<void> {
   const env = process.env;
@@ -15,7 +14,6 @@ async function main(): Promise<void> {
   const standalone = parseStandalone(env);
   const log = loggerFromEnv('checkpointer', env);
   routeConsole(log);
-  yieldCpu(config.nice, log);
   const conn = connectPostgres(standalone.databaseUrl, { prepare: standalone.dbPrepare });
   const wait = { waitMs: standalone.startWaitS * 1000, onWait: (message: string, fields: Record<string, unknown>) => log.warn(message, fields) };
   await waitForDatabase(conn.db, { url: standalone.databaseUrl, ...wait });

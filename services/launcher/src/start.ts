@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { agentHandler, parseModelConfig } from '@weft/agent';
 import { BusUnreachable, createMemoryBus, createNatsBus } from '@weft/bus';
-import { build as buildCheckpointer, checkpointerMetrics, parseConfig as parseCheckpointerConfig, yieldCpu } from '@weft/checkpointer';
+import { build as buildCheckpointer, checkpointerMetrics, parseConfig as parseCheckpointerConfig } from '@weft/checkpointer';
 import { migrateToLatest } from '@weft/migrations';
 import { accessLog, ConfigError, createLogger, createRegistry, exitOnStartupError, logEnv, parseEnv, probes, routeConsole } from '@weft/ops';
 import type { ReadinessChecks } from '@weft/ops';
@@ -86,8 +86,6 @@ async function main(): Promise<void> {
   const checkpointer = services.has('checkpointer')
     ? buildCheckpointer({ store, bus, log: logger('checkpointer'), onCheckpoint: checkpointerMetrics(registry) }, cfg.checkpointer)
     : null;
-  // Alone in its process, the worker yields the cores (a preview or session beside it serves people).
-  if (checkpointer && services.size === 1) yieldCpu(cfg.checkpointer.nice, logger('checkpointer'));
   await checkpointer?.run();
   const hookStore = new WebhookStore(conn.db);
   const webhooks = services.has('webhooks')

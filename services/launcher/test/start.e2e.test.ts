@@ -1,10 +1,10 @@
 // `npm start` as its user meets it: what it prints, and what it does with a damaged data dir.
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { openPGlite } from '@weft/store';
-import { freePort, startNats, startPostgres } from '@weft/testing';
+import { freePort, startPostgres } from '@weft/testing';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -13,14 +13,14 @@ const dirs: string[] = [];
 const tempDir = (): string => { const d = mkdtempSync(join(tmpdir(), 'weft-start-')); dirs.push(d); return d; };
 afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
 
-interface Run { url: string; pid: number; output(): string; exited: Promise<number | null>; stop(): Promise<void>; kill9(): Promise<void> }
+interface Run { url: string; output(): string; exited: Promise<number | null>; stop(): Promise<void>; kill9(): Promise<void> }
 
 /** Starts the launcher; resolves once it serves, or once it has exited (a refused start). */
 async function start(dataDir: string, env: Record<string, string> = {}, onOutput?: (out: string) => void): Promise<Run> {
   const port = await freePort();
   const childEnv: Record<string, string | undefined> = { ...process.env, WEFT_DATA_DIR: dataDir, PORT: String(port), ...env };
   if (!('DATABASE_URL' in env)) delete childEnv['DATABASE_URL'];
-  if (!('NATS_URL' in env)) delete childEnv['NATS_URL'];
+  delete childEnv['NATS_URL'];
   if (!('WEFT_ADMIN_TOKEN' in env)) delete childEnv['WEFT_ADMIN_TOKEN'];
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'services/launcher/src/start.ts')], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -33,7 +33,7 @@ async function start(dataDir: string, env: Record<string, string> = {}, onOutput
   void exited.then(() => { done = true; });
   for (let i = 0; i < 1200 && !done && !out.includes('Weft is running at'); i++) await new Promise((r) => setTimeout(r, 50));
   return {
-    url: `http://127.0.0.1:${port}`, pid: child.pid ?? 0, output: () => out, exited,
+    url: `http://127.0.0.1:${port}`, output: () => out, exited,
     async stop() { if (!done) { child.kill('SIGTERM'); await exited; } },
     async kill9() { if (!done) { child.kill('SIGKILL'); await exited; } },
   };
@@ -123,31 +123,6 @@ describe('npm start', () => {
     const both = await start(tempDir(), { WEFT_ADMIN_TOKEN: token, DATABASE_URL: db, WEFT_SERVICES: 'preview,checkpointer' });
     expect(await both.exited).toBe(2);
     expect(both.output()).toContain('NATS_URL: the preview and checkpointer without the session in this process hear of new steps');
-  });
-
-  it('a checkpointer alone in its process lowers its CPU priority (nice 10, or WEFT_CHECKPOINT_NICE); beside a preview or session it does not', async () => {
-    // Field 19 of /proc/<pid>/stat (the main thread's, where the folds run); the name before it may hold spaces.
-    const niceOf = (pid: number): number => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
-    const pg = await startPostgres({ fsync: false });
-    const nats = await startNats();
-    const env = { WEFT_ADMIN_TOKEN: token, DATABASE_URL: pg.url, NATS_URL: nats.url };
-    const runs: Run[] = [];
-    try {
-      for (const [extra, nice] of [[{ WEFT_SERVICES: 'checkpointer' }, 10], [{ WEFT_SERVICES: 'checkpointer', WEFT_CHECKPOINT_NICE: '15' }, 15], [{ WEFT_SERVICES: 'checkpointer', WEFT_CHECKPOINT_NICE: '0' }, 0], [{ WEFT_SERVICES: 'preview,checkpointer' }, 0]] as const) {
-        const run = await start(tempDir(), { ...env, ...extra });
-        runs.push(run);
-        expect(run.output(), JSON.stringify(extra)).toContain('Weft is running at');
-        expect(niceOf(run.pid), JSON.stringify(extra)).toBe(nice);
-        if (nice > 0) expect(run.output()).toContain('checkpointer runs at a lower CPU priority');
-      }
-      const bad = await start(tempDir(), { ...env, WEFT_SERVICES: 'checkpointer', WEFT_CHECKPOINT_NICE: '20' });
-      expect(await bad.exited).toBe(2);
-      expect(bad.output()).toContain('WEFT_CHECKPOINT_NICE');
-    } finally {
-      for (const r of runs) await r.stop();
-      await nats.destroy();
-      await pg.destroy();
-    }
   });
 
   it('a session process without NATS_URL while the preview and checkpointer run elsewhere starts, and warns that they will not hear it', async () => {
