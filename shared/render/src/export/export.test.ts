@@ -179,7 +179,7 @@ describe('export to code', () => {
     }), {
       numRuns: 200,
       // Kept finds and the obvious attempts: a capitalised tag named an identifier; React's own props.
-      examples: [['<A>'], ['<div dangerouslySetInnerHTML="<img src=x onerror=alert(1)>">'], ['<div children="<img src=x>" key="k" ref="r">'], ['<script>alert(1)</script>'], ['<div onclick="alert(1)" style="background:url(javascript:x)">']],
+      examples: [['<A>'], ['<div dangerouslySetInnerHTML="<img src=x onerror=alert(1)>">'], ['<div children="<img src=x>" key="k" ref="r">'], ['<script>alert(1)</script>'], ['<div onclick="alert(1)" style="background:url(javascript:x)">'], ['<x A:'], ['<p a.b="1" :c="2" d:="3" xml:lang="en">']],
     });
   });
 

@@ -5,7 +5,9 @@
 import type { El, Node } from './markup.ts';
 
 const NAME = /^[a-zA-Z][a-zA-Z0-9-]*$/;
-const ATTR_NAME = /^[a-zA-Z_][a-zA-Z0-9_:.-]*$/;
+// JSX's own grammar: an identifier with dashes, or one namespaced pair (`xml:lang`); no dots, no
+// empty side of a colon (`A:` parsed as markup once failed to compile).
+const ATTR_NAME = /^[a-zA-Z_][a-zA-Z0-9_-]*(?::[a-zA-Z_][a-zA-Z0-9_-]*)?$/;
 /** HTML attribute → React prop, where React spells it differently. */
 const RENAME: Record<string, string> = {
   class: 'className', for: 'htmlFor', tabindex: 'tabIndex', readonly: 'readOnly', maxlength: 'maxLength', minlength: 'minLength',
