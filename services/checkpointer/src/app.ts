@@ -4,7 +4,6 @@
 // (ON CONFLICT DO NOTHING in the store), never below the latest, and a restart catches up from the log.
 import type { EventStore } from '@weft/store';
 import type { Bus, BusMessage, Subscription } from '@weft/bus';
-import type { Json } from '@weft/core';
 import { DraftFollower } from '@weft/bus';
 import { DueQueue } from './due-queue.ts';
 import { FoldCache, snapshotBatch } from './snapshot-batch.ts';
