@@ -66,8 +66,9 @@ export async function buildSdk(out = join(client, 'dist')) {
   const sources = (pkg) => [...walkFiles(join(root, 'shared', pkg, 'src'))].filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts')).sort();
   const config = join(scratch, 'tsconfig.json');
   writeFileSync(config, JSON.stringify({
-    extends: join(client, 'tsconfig.sdk.json'),
-    compilerOptions: { rootDir: root, outDir: join(scratch, 'out'), typeRoots: [join(root, 'node_modules/@types')] },
+    extends: join(root, 'tsconfig.json'),
+    compilerOptions: { noEmit: false, declaration: true, emitDeclarationOnly: true, rootDir: root, outDir: join(scratch, 'out'), typeRoots: [join(root, 'node_modules/@types')] },
+    include: [],
     files: [...BUNDLED.filter((p) => p !== 'client'), 'client'].flatMap(sources),
   }));
   const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', config], { encoding: 'utf8' });
@@ -125,11 +126,7 @@ function* walkFiles(dir) {
 }
 
 function* walk(dir) {
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) yield* walk(p);
-    else if (name.endsWith('.d.ts')) yield p;
-  }
+  for (const p of walkFiles(dir)) if (p.endsWith('.d.ts')) yield p;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

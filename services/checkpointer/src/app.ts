@@ -53,10 +53,10 @@ export interface CheckpointerConfig {
 export type SnapshotReason = 'quiet' | 'ops' | 'turn' | 'catchup' | 'drain';
 
 /**
- * `ms`: the batch it was written in, start to end (I/O included); `batch`: the drafts in that batch;
- * `warm`: continued an open fold (no decode of the stored state); `foldMs`: this draft's fold alone, without I/O.
+ * `ms`: the batch it was written in, start to end (I/O included); `warm`: continued an open fold
+ * (no decode of the stored state); `foldMs`: this draft's fold alone, without I/O.
  */
-export interface CheckpointRecord { draftId: string; version: number; reason: SnapshotReason; ms: number; foldMs: number; warm: boolean; yState: boolean; batch: number }
+export interface CheckpointRecord { draftId: string; version: number; reason: SnapshotReason; ms: number; foldMs: number; warm: boolean; yState: boolean }
 
 export interface Checkpointer {
   /** Subscribes, catches up every draft behind its log, starts the timers; resolves once started. */

@@ -123,7 +123,7 @@ export function snapshotBatch(store: EventStore, cache: FoldCache, log: Logger, 
         cache.keep(j.req.draftId, j.fold!);
         if (!written.has(`${j.req.draftId}@${f.version}`)) continue; // another worker got there first: the same content
         if (f.yState === null) log.warn('snapshot without Yjs state', { draftId: j.req.draftId, version: f.version, note: f.yNote });
-        record({ draftId: j.req.draftId, version: f.version, reason: j.req.reason, ms, foldMs: j.foldMs, warm: j.warm, yState: f.yState !== null, batch: reqs.length });
+        record({ draftId: j.req.draftId, version: f.version, reason: j.req.reason, ms, foldMs: j.foldMs, warm: j.warm, yState: f.yState !== null });
         answers[j.at] = f.version;
       }
     } catch (e) {
