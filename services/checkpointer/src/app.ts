@@ -48,6 +48,13 @@ export interface CheckpointerConfig {
    * time), each read and write one statement for the whole batch (snapshot-batch.ts).
    */
   batchDrafts?: number;
+  /**
+   * Snapshots started per second at most (0: unpaced). Snapshots are derived data and can wait: a
+   * burst (drafts edited in step reaching `everyOps` together, a catch-up after downtime) is
+   * spread over seconds instead of taking the CPU and Postgres time the session's acks need.
+   * drain() and stop() run unpaced.
+   */
+  perSecond?: number;
 }
 
 export type SnapshotReason = 'quiet' | 'ops' | 'turn' | 'catchup' | 'drain';
@@ -99,7 +106,8 @@ export function build(deps: CheckpointerDeps, config: CheckpointerConfig = {}): 
     if (written.length > MAX_RECORDS) written.splice(0, written.length - MAX_RECORDS);
   };
   // One batch at a time, a draft at most once in it: snapshots of a draft never race each other.
-  const due = new DueQueue<SnapshotRequest, number | null>(config.batchDrafts ?? 100, snapshotBatch(store, cache, log, record));
+  const perSecond = config.perSecond ?? 100;
+  const due = new DueQueue<SnapshotRequest, number | null>(config.batchDrafts ?? 100, snapshotBatch(store, cache, log, record), perSecond > 0 ? perSecond : Infinity);
   let subscription: Subscription | null = null;
   let offReconnect: (() => void) | null = null;
   let stopHeadChecks: (() => void) | null = null;
@@ -205,10 +213,10 @@ export function build(deps: CheckpointerDeps, config: CheckpointerConfig = {}): 
       subscription = null; offReconnect = null; stopHeadChecks = null; sweeper = null;
       for (const st of states.values()) if (st.quiet) { clearTimeout(st.quiet); st.quiet = null; }
       await follower.idle();
-      await due.idle();
+      await due.hurry(() => due.idle());
       cache.clear();
     },
-    async drain() {
+    drain: () => due.hurry(async () => {
       // Up to the log's head, not only what the bus has delivered so far (messages can be in flight).
       await follower.checkHeads();
       await follower.idle();
@@ -216,7 +224,7 @@ export function build(deps: CheckpointerDeps, config: CheckpointerConfig = {}): 
         if (st.pendingOps > 0 || st.quiet) await snapshotNow(id, follower.lastVersion(id) ?? Number.MAX_SAFE_INTEGER, 'drain');
       }
       await due.idle();
-    },
+    }),
   };
 }
 

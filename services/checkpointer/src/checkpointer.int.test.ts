@@ -155,6 +155,30 @@ describe('checkpointer on Postgres + NATS', () => {
     for (const w of writers) await expectConsistent(w.draftId, w.history);
   });
 
+  it('a burst is paced: 30 drafts due at once are snapshotted at perSecond, in small batches; drain() does not wait its turn', async () => {
+    // 50 per second: batches of 5, 100 ms apart, so the 30 take about 0.5 s, not one moment.
+    const { ck } = await start({ quietMs: 60_000, everyOps: 5, headCheckMs: 60_000, perSecond: 50 });
+    const writers = await Promise.all(Array.from({ length: 30 }, () => createWriter(store, pub)));
+    for (const w of writers) await w.edits(4);
+    await Promise.all(writers.map((w) => w.edits(1))); // the fifth op of every draft at once
+    await until(() => writers.every((w) => of(ck, w.draftId).length === 1), 'an ops snapshot of every draft');
+    const at = (await Promise.all(writers.map(async (w) => (await store.listSnapshots(w.draftId)).map((s) => new Date(s.createdAt).getTime())))).flat();
+    expect(at).toHaveLength(30);
+    const t0 = Math.min(...at);
+    expect(Math.max(...at) - t0).toBeGreaterThanOrEqual(400);
+    // Never more than a batch of 5 in any 100 ms from the first.
+    const perTenth = new Map<number, number>();
+    for (const t of at) perTenth.set(Math.floor((t - t0) / 100), (perTenth.get(Math.floor((t - t0) / 100)) ?? 0) + 1);
+    expect(Math.max(...perTenth.values())).toBeLessThanOrEqual(10); // a batch may straddle a boundary
+    for (const w of writers) await expectConsistent(w.draftId, w.history);
+    // drain() (shutdown) runs unpaced: 30 drafts with a pending op each are at their heads at once.
+    await Promise.all(writers.map((w) => w.edits(1)));
+    const t1 = performance.now();
+    await ck.drain();
+    expect(performance.now() - t1).toBeLessThan(400);
+    for (const w of writers) expect(await snapshotVersions(w.draftId)).toEqual([5, 6]);
+  });
+
   it('duplicates and gaps on the bus: counted once, refilled from Postgres, in order', async () => {
     const { ck } = await start({ quietMs: 60_000, everyOps: 5, headCheckMs: 60_000 });
     const w = await createWriter(store, pub);

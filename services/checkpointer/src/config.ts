@@ -11,6 +11,7 @@ export const checkpointerEnv = {
   WEFT_CHECKPOINT_HEAD_CHECK_MS: int('How often followed drafts compare against the log head (catch-up after bus outages), ms', 5000, 100),
   WEFT_CHECKPOINT_CACHE_DRAFTS: int('Open folds kept between snapshots (one Y.Doc + JSON each); 0 = always fold from the stored state', 256, 0),
   WEFT_CHECKPOINT_BATCH_DRAFTS: int('Drafts snapshotted together at most (snapshots that come due together are read and written in one statement each)', 100, 1),
+  WEFT_CHECKPOINT_PER_SECOND: int('Snapshots started per second at most: a burst is spread over seconds in small batches (0 = unpaced)', 100, 0),
 } as const;
 
 export const standaloneEnv = {
@@ -21,7 +22,7 @@ export const standaloneEnv = {
   NATS_URL: url('NATS URL', ['nats', 'tls']),
 } as const;
 
-export type CheckpointerEnvConfig = Readonly<Required<Pick<CheckpointerConfig, 'quietMs' | 'quietGapMs' | 'everyOps' | 'headCheckMs' | 'cacheDrafts' | 'batchDrafts'>>>;
+export type CheckpointerEnvConfig = Readonly<Required<Pick<CheckpointerConfig, 'quietMs' | 'quietGapMs' | 'everyOps' | 'headCheckMs' | 'cacheDrafts' | 'batchDrafts' | 'perSecond'>>>;
 
 /** Throws ConfigError (one line naming the variable) on a bad value; the result is frozen. */
 export function parseConfig(env: Readonly<Record<string, string | undefined>>): CheckpointerEnvConfig {
@@ -29,7 +30,7 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
   return Object.freeze({
     quietMs: e.WEFT_CHECKPOINT_QUIET_MS, quietGapMs: e.WEFT_CHECKPOINT_QUIET_GAP_MS, everyOps: e.WEFT_CHECKPOINT_EVERY_OPS,
     headCheckMs: e.WEFT_CHECKPOINT_HEAD_CHECK_MS, cacheDrafts: e.WEFT_CHECKPOINT_CACHE_DRAFTS,
-    batchDrafts: e.WEFT_CHECKPOINT_BATCH_DRAFTS,
+    batchDrafts: e.WEFT_CHECKPOINT_BATCH_DRAFTS, perSecond: e.WEFT_CHECKPOINT_PER_SECOND,
   });
 }
 

@@ -49,7 +49,48 @@ describe('DueQueue', () => {
     expect(q.size).toBe(0);
   });
 
-  it('refuses a batch size that is not a positive integer', () => {
+  it('refuses a batch size that is not a positive integer, and a rate that is not positive', () => {
     for (const n of [0, -1, 1.5, Number.NaN]) expect(() => new DueQueue(n, async () => [])).toThrow(RangeError);
+    for (const r of [0, -5, Number.NaN]) expect(() => new DueQueue(10, async () => [], r)).toThrow(RangeError);
+  });
+
+  it('paced: a burst runs in batches of a tenth of a second\'s share, spread at the rate', async () => {
+    const starts: { at: number; n: number }[] = [];
+    const q = new DueQueue<number, number>(100, async (items) => { starts.push({ at: performance.now(), n: items.length }); return items; }, 200);
+    const t0 = performance.now();
+    const keys = Array.from({ length: 60 }, (_, i) => i);
+    expect(await Promise.all(keys.map((i) => q.add(`k${i}`, i)))).toEqual(keys);
+    // 200 per second: batches of 20, the next one 100 ms after the last began.
+    expect(starts.map((s) => s.n)).toEqual([20, 20, 20]);
+    const gaps = starts.slice(1).map((s, i) => s.at - starts[i]!.at);
+    for (const g of gaps) expect(g).toBeGreaterThanOrEqual(95);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(190);
+  });
+
+  it('paced: hurry() runs what waits at once, at full batch size, and pacing resumes after', async () => {
+    const sizes: number[] = [];
+    const q = new DueQueue<number, number>(100, async (items) => { sizes.push(items.length); return items; }, 10); // batches of 1, 100 ms apart
+    const burst = Array.from({ length: 50 }, (_, i) => q.add(`k${i}`, i));
+    const t0 = performance.now();
+    await new Promise((r) => setTimeout(r, 30)); // the first batch ran; the queue pauses
+    await q.hurry(() => q.idle());
+    await Promise.all(burst);
+    expect(performance.now() - t0).toBeLessThan(1000); // paced, 50 items at 10 per second take 5 s
+    expect(sizes[0]).toBe(1);
+    expect(sizes.slice(1)).toEqual([49]);
+    // Paced again: two items come 100 ms apart.
+    sizes.length = 0;
+    const t1 = performance.now();
+    await Promise.all([q.add('a', 1), q.add('b', 2)]);
+    expect(sizes).toEqual([1, 1]);
+    expect(performance.now() - t1).toBeGreaterThanOrEqual(95);
+  });
+
+  it('paced: a batch that throws still counts against the rate', async () => {
+    const starts: number[] = [];
+    const q = new DueQueue<number, number>(100, async () => { starts.push(performance.now()); throw new Error('down'); }, 10);
+    const r = await Promise.allSettled([q.add('a', 1), q.add('b', 2)]);
+    expect(r.map((x) => x.status)).toEqual(['rejected', 'rejected']);
+    expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(95);
   });
 });
