@@ -8,6 +8,7 @@
 // With PROF=1 and load-tests/bench/profile-hook.mjs loaded, the session profiles the measured window.
 // Also section 3 of load-tests/bench/run.ts.
 import { pathToFileURL } from 'node:url';
+import postgres from 'postgres';
 import { runGenerators } from '../src/gen/pool.ts';
 import type { GenConfig } from '../src/gen/messages.ts';
 import { machine } from '../src/machine.ts';
@@ -53,12 +54,14 @@ export async function manyDrafts(stack: Stack, size: { drafts: number; secs: num
   // peers wait for the last deliveries and their close, which dilutes them (a machine that is
   // saturated while the load runs read as 1.5 of 2 cores busy).
   const snap = (gens: number[]) => ({ t: tree(), gens: gens.reduce((sum, p) => sum + treeTicks(p), 0), m: machineTicks(), sched: schedTimes(sessionPid), at: performance.now() });
+  let goAt = 0;
   const measured: { window: Promise<{ a: ReturnType<typeof snap>; b: ReturnType<typeof snap> }> | null } = { window: null };
   const many = await runGenerators(cfg, {
     label: 'many drafts', maxMs: size.secs * 1000 + 300_000,
     onStart: (gens) => {
       if (PROF) process.kill(profPid, 'SIGUSR2');
       const a = snap(gens);
+      goAt = Date.now();
       cpuAt = { t: a.t, m: a.m, at: a.at };
       measured.window = new Promise((r) => setTimeout(() => r({ a, b: snap(gens) }), size.secs * 1000));
     },
@@ -93,6 +96,7 @@ export async function manyDrafts(stack: Stack, size: { drafts: number; secs: num
     const perSec = (ns: number): string => fmt(ns / 1e6 / secs);
     out(`CPU while the load ran (go → go + ${fmt(secs, 1)} s), in cores: ${inWindow}, generators ${cores(b.gens - a.gens)}, machineBusy ${(((b.m.busy - a.m.busy) / (b.m.total - a.m.total)) * 2).toFixed(2)}, stolen ${(((b.m.steal - a.m.steal) / (b.m.total - a.m.total)) * 2).toFixed(2)}; the session's main thread on a core ${perSec(b.sched.runNs - a.sched.runNs)} ms/s, runnable but waiting for one ${perSec(b.sched.waitNs - a.sched.waitNs)} ms/s`);
   }
+  out(await snapshotsBySecond(stack.pg.url, goAt, size.secs));
   // The session's own view of the same acks (submit command in → answer out, commit included),
   // from its /metrics histogram: what of the ack time is the service and what is the sockets and
   // the generators' event loops around it.
@@ -114,6 +118,25 @@ export async function manyDrafts(stack: Stack, size: { drafts: number; secs: num
   const em = await emmettOpenLoop(stack.pg.url, size.secs, size.drafts, rate, { ops: [{ op: 'replace', path: `/sections/${SECTION}/components/c0/props/text`, value: 'x'.repeat(40) }], inverse: [], opId: 'emmett', actor: 'bench' }, warmup);
   out(`emmett PostgreSQL event store 0.42, ${size.drafts} streams × ${rate} appends/s (offered ${fmt(em.offeredPerSec)}/s): ${fmt(em.appendsPerSec)} appends/s, ${fmtSummary(em.lat)}, errors ${em.errors}; weft/emmett ops served on the same schedule ${fmt(f.ack.n / em.lat.n, 2)}× (${f.ack.n} vs ${em.lat.n}), ack p99 weft ${fmt(f.ack.p99)} ms vs emmett ${fmt(em.lat.p99)} ms`);
   return { ...f, perDraftKB, joined: many.joined, cpu, emmett: em };
+}
+
+/**
+ * The checkpointer's snapshots by the second they were written, from the go: drafts written in step
+ * come due together, and how that burst lands beside the acks is part of the picture.
+ */
+async function snapshotsBySecond(url: string, goAt: number, secs: number): Promise<string> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const rows = await sql<{ s: number; reason: string; n: number }[]>`
+      SELECT floor(extract(epoch FROM created_at) - ${goAt / 1000})::int AS s, reason, count(*)::int AS n
+      FROM snapshots WHERE created_at >= to_timestamp(${goAt / 1000}) GROUP BY 1, 2 ORDER BY 1, 2`;
+    const inWindow = rows.filter((r) => r.s < secs);
+    const peak = Math.max(0, ...inWindow.map((r) => r.n));
+    const list = inWindow.map((r) => `+${r.s}s ${r.n} ${r.reason}`).join(', ');
+    return `the checkpointer's snapshots while the load ran, by second: ${list || 'none'}; at most ${peak} in a second`;
+  } finally {
+    await sql.end();
+  }
 }
 
 /** Waits until these process trees together use < 0.1 cores over 1 s (at most 30 s). */
