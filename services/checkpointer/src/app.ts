@@ -66,7 +66,7 @@ export type SnapshotReason = 'quiet' | 'ops' | 'turn' | 'catchup' | 'drain';
 export interface CheckpointRecord { draftId: string; version: number; reason: SnapshotReason; ms: number; foldMs: number; warm: boolean; yState: boolean }
 
 export interface Checkpointer {
-  /** Subscribes, catches up every draft behind its log, starts the timers; resolves once started. */
+  /** Subscribes, starts the catch-up of every draft behind its log (paced, in the background) and the timers; resolves once started. */
   run(): Promise<void>;
   /** Unsubscribes and stops timers; pending quiet snapshots are dropped (a restart catches up). */
   stop(): Promise<void>;
@@ -199,7 +199,9 @@ export function build(deps: CheckpointerDeps, config: CheckpointerConfig = {}): 
       subscription = deps.bus.subscribe('all', onMessage);
       // Back from an outage: every followed draft compares with the log at once.
       offReconnect = deps.bus.onReconnect(() => { void follower.checkHeads(); });
-      await sweep('catchup');
+      // The catch-up is paced work like any other: a worker back after a long outage (thousands of
+      // drafts behind) is ready at once, and writes their snapshots over the next seconds.
+      void sweep('catchup').catch((e: unknown) => log.warn('catch-up sweep failed', { error: String(e) }));
       stopHeadChecks = follower.startHeadChecks(headCheckMs);
       sweeper = setInterval(() => { void sweep('catchup').catch((e: unknown) => log.warn('sweep failed', { error: String(e) })); }, sweepMs);
       sweeper.unref();

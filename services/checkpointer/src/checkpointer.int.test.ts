@@ -236,7 +236,8 @@ describe('checkpointer on Postgres + NATS', () => {
     await a.edits(7);
     await b.edits(4);
     const { ck: again } = await start({ quietMs: 100, everyOps: 50, headCheckMs: 200 });
-    // run() resolves after the catch-up sweep
+    // run() resolves at once; the catch-up follows in the background
+    await until(() => of(again, a.draftId).length > 0 && of(again, b.draftId).length > 0, 'catch-up snapshots');
     expect(of(again, a.draftId).map((r) => [r.version, r.reason])).toEqual([[10, 'catchup']]);
     expect(of(again, b.draftId).map((r) => [r.version, r.reason])).toEqual([[4, 'catchup']]);
     await expectConsistent(a.draftId, a.history);
