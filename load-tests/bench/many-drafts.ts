@@ -1,7 +1,9 @@
 // Many drafts × 3 peers (1 writer at 2 ops/s + 2 viewers each, WeftPeer over the Yjs door), and the
 // same shape through emmett's PostgreSQL event store in the same run (one stream per draft, each
 // appended at the same rate): served ops/s, ack p50/p99, and where the machine's CPU went.
-//   npx tsx load-tests/bench/many-drafts.ts [--drafts=1000] [--secs=8] [--warmup=5 s] [--viewers=2] [--rate=2 ops/s per writer]
+//   npx tsx load-tests/bench/many-drafts.ts [--drafts=1000] [--secs=8] [--warmup=5 s] [--viewers=2] [--rate=2 ops/s per writer] [--per-second]
+// --per-second: the session's /metrics scraped each second, printed for the slowest seconds
+// (session-seconds.ts): a blocked event loop or GC against slow commit statements.
 // The measured seconds follow an untimed warm-up at the same rate on the same peers (a fresh
 // process runs its first thousands of ops unoptimised); the warm-up's acks are printed apart, as
 // the cold start. emmett gets the same warm-up.
@@ -15,7 +17,8 @@ import { machine } from '../src/machine.ts';
 import { cpuCores, machineTicks, sampleProc, schedTimes, treeTicks, TICKS_PER_SECOND } from '@weft/testing';
 import { fmt, fmtSummary, summarize } from '../src/stats.ts';
 import { emmettOpenLoop } from '../src/baseline-emmett.ts';
-import { roomFigures } from './figures.ts';
+import { roomFigures, slowestSeconds } from './figures.ts';
+import { SessionSeconds } from './session-seconds.ts';
 import { COMPONENTS, SECTION, seed } from './scenario.ts';
 import { ADMIN_TOKEN, startStack } from './stack.ts';
 import type { Stack } from './stack.ts';
@@ -24,7 +27,7 @@ const MB = 2 ** 20;
 /** The profile hook's signal (profile-hook.mjs): only with the hook loaded, which handles it. */
 const PROF = process.env['PROF'] === '1' && (process.env['NODE_OPTIONS'] ?? '').includes('profile-hook');
 
-export async function manyDrafts(stack: Stack, size: { drafts: number; secs: number; warmup?: number; viewers?: number; rate?: number }, out: (s: string) => void): Promise<Record<string, unknown>> {
+export async function manyDrafts(stack: Stack, size: { drafts: number; secs: number; warmup?: number; viewers?: number; rate?: number; perSecond?: boolean }, out: (s: string) => void): Promise<Record<string, unknown>> {
   const viewers = size.viewers ?? 2;
   const rate = size.rate ?? 2;
   const warmup = size.warmup ?? 5;
@@ -55,6 +58,7 @@ export async function manyDrafts(stack: Stack, size: { drafts: number; secs: num
   // saturated while the load runs read as 1.5 of 2 cores busy).
   const snap = (gens: number[]) => ({ t: tree(), gens: gens.reduce((sum, p) => sum + treeTicks(p), 0), m: machineTicks(), sched: schedTimes(sessionPid), at: performance.now() });
   let goAt = 0;
+  const perSecond = size.perSecond ? new SessionSeconds(`${stack.session.url}/metrics`, ADMIN_TOKEN) : null;
   const measured: { window: Promise<{ a: ReturnType<typeof snap>; b: ReturnType<typeof snap> }> | null } = { window: null };
   const many = await runGenerators(cfg, {
     label: 'many drafts', maxMs: size.secs * 1000 + 300_000,
@@ -62,6 +66,7 @@ export async function manyDrafts(stack: Stack, size: { drafts: number; secs: num
       if (PROF) process.kill(profPid, 'SIGUSR2');
       const a = snap(gens);
       goAt = Date.now();
+      perSecond?.start(goAt, size.secs);
       cpuAt = { t: a.t, m: a.m, at: a.at };
       measured.window = new Promise((r) => setTimeout(() => r({ a, b: snap(gens) }), size.secs * 1000));
     },
@@ -97,6 +102,7 @@ export async function manyDrafts(stack: Stack, size: { drafts: number; secs: num
     out(`CPU while the load ran (go → go + ${fmt(secs, 1)} s), in cores: ${inWindow}, generators ${cores(b.gens - a.gens)}, machineBusy ${(((b.m.busy - a.m.busy) / (b.m.total - a.m.total)) * 2).toFixed(2)}, stolen ${(((b.m.steal - a.m.steal) / (b.m.total - a.m.total)) * 2).toFixed(2)}; the session's main thread on a core ${perSec(b.sched.runNs - a.sched.runNs)} ms/s, runnable but waiting for one ${perSec(b.sched.waitNs - a.sched.waitNs)} ms/s`);
   }
   out(await snapshotsBySecond(stack.pg.url, goAt, size.secs));
+  if (perSecond) out(`the session in the slowest seconds (its /metrics each second): ${perSecond.describe(slowestSeconds(many.results, 3).slice(0, 3).map((w) => w.second))}`);
   // The session's own view of the same acks (submit command in → answer out, commit included),
   // from its /metrics histogram: what of the ack time is the service and what is the sockets and
   // the generators' event loops around it.
@@ -133,7 +139,7 @@ async function snapshotsBySecond(url: string, goAt: number, secs: number): Promi
     const inWindow = rows.filter((r) => r.s < secs);
     const peak = Math.max(0, ...inWindow.map((r) => r.n));
     const list = inWindow.map((r) => `+${r.s}s ${r.n} ${r.reason}`).join(', ');
-    return `the checkpointer's snapshots while the load ran, by second: ${list || 'none'}; at most ${peak} in a second`;
+    return `the checkpointer's snapshots while the load ran (go at ${new Date(goAt).toISOString().slice(11, 23)}), by second: ${list || 'none'}; at most ${peak} in a second`;
   } finally {
     await sql.end();
   }
@@ -172,7 +178,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   console.log(`machine: ${m.cpu} ×${m.nproc}, load ${m.load.join(' ')}, node ${m.node}`);
   const stack = await startStack();
   try {
-    await manyDrafts(stack, { drafts: arg('drafts', 1000), secs: arg('secs', 8), warmup: arg('warmup', 5), viewers: arg('viewers', 2), rate: arg('rate', 2) }, console.log);
+    await manyDrafts(stack, { drafts: arg('drafts', 1000), secs: arg('secs', 8), warmup: arg('warmup', 5), viewers: arg('viewers', 2), rate: arg('rate', 2), perSecond: process.argv.includes('--per-second') }, console.log);
   } finally {
     console.log(`load after: ${machine().load.join(' ')}`);
     await stack.stop();
