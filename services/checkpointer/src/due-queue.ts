@@ -18,6 +18,8 @@ export class DueQueue<T, R> {
   private readonly perSecond: number;
   /** While set (hurry()), batches run back to back at full size. */
   private hurrying = 0;
+  /** Ends the current pause early (set while one runs). */
+  private wake: (() => void) | null = null;
 
   /** `perSecond`: items started per second at most (Infinity: unpaced). */
   constructor(maxBatch: number, run: RunBatch<T, R>, perSecond = Infinity) {
@@ -34,8 +36,6 @@ export class DueQueue<T, R> {
     this.wake?.();
     try { return await work(); } finally { this.hurrying--; }
   }
-
-  private wake: (() => void) | null = null;
 
   add(key: string, item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
