@@ -4,13 +4,11 @@ import type { DB } from './schema.ts';
 import type { NewSnapshot, Snapshot, SnapshotEntry } from './types.ts';
 import type { Fence } from './leases.ts';
 import { int, toSnapshot } from './rows.ts';
+import { writeSnapshots } from './checkpoint-batch.ts';
 
 /** Idempotent: true when written, false when a snapshot at that version already existed. */
 export async function writeSnapshot(db: Kysely<DB>, s: NewSnapshot): Promise<boolean> {
-  const r = await db.insertInto('snapshots').values({
-    draft_id: s.draftId, version: s.version, epoch: s.epoch, doc: s.doc, y_state: s.yState, reason: s.reason,
-  }).onConflict((oc) => oc.columns(['draft_id', 'version']).doNothing()).executeTakeFirst();
-  return Number(r.numInsertedOrUpdatedRows ?? 0n) > 0;
+  return (await writeSnapshots(db, [s])).has(`${s.draftId}@${s.version}`);
 }
 
 export async function latestSnapshot(db: Kysely<DB>, draftId: string, atOrBelow?: number): Promise<Snapshot | null> {
